@@ -1,0 +1,108 @@
+"""``patience-server``: the server and its offline tools.
+
+Subcommands: ``variants``, ``deal``, ``verify`` and ``serve``. Bad input gets
+one line on stderr and exit status 2, never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+
+from .game.cards import card_text
+from .game.deals import BadDealNumber, parse_deal_number
+from .game.engine import new_game
+from .game.records import BadRecord, record_from_json, verify
+from .game.state import STOCK
+from .game.variants import SPECS, UnknownVariant, get_rules
+
+EXIT_OK, EXIT_ILLEGAL, EXIT_USAGE = 0, 1, 2
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # type: ignore[override]
+        # argparse prints usage and exits 2; we keep the exit code, print one line
+        sys.stderr.write(f"patience-server: {message}\n")
+        raise SystemExit(EXIT_USAGE)
+
+
+def _cmd_variants(_: argparse.Namespace) -> int:
+    for spec in SPECS:
+        aliases = ", ".join(spec.aliases) or "-"
+        print(f"{spec.id}\t{spec.name}\taliases: {aliases}\tdecks: {spec.decks}")
+    return EXIT_OK
+
+
+def _cmd_deal(args: argparse.Namespace) -> int:
+    rules = get_rules(args.variant)
+    parse_deal_number(args.number)
+    state = new_game(rules.spec.id, args.number)
+    piles: dict[str, list[str]] = {}
+    for i, name in enumerate(rules.names):
+        cards = [card_text(c) for c in state.piles[i]]
+        # this offline tool shows the stock on purpose, next card first
+        piles[name] = cards[::-1] if i == STOCK else cards
+    number: int | str = int(args.number) if args.number.isdigit() else args.number
+    doc = {"variant": rules.spec.id, "deal": number, "piles": piles}
+    if args.json:
+        print(json.dumps(doc))
+    else:
+        print(f"{rules.spec.name} #{args.number}")
+        for name, cards in piles.items():
+            print(f"  {name:>3}: {' '.join(cards)}")
+    return EXIT_OK
+
+
+def _cmd_verify(args: argparse.Namespace) -> int:
+    try:
+        with open(args.record, encoding="utf-8") as fh:
+            text = fh.read()
+    except OSError as exc:
+        raise BadRecord(f"cannot read {args.record}: {exc.strerror}") from None
+    except UnicodeDecodeError:
+        raise BadRecord(f"{args.record} is not UTF-8 text") from None
+    verdict = verify(record_from_json(text))
+    print(json.dumps(verdict))
+    return EXIT_OK if verdict["legal"] else EXIT_ILLEGAL
+
+
+def _cmd_serve(args: argparse.Namespace) -> int:
+    ids = ", ".join(s.id for s in SPECS)
+    print(f"patience-server would serve {ids} on ws://{args.host}:{args.port}")
+    print("The race server is not built yet; `patience-server variants` and `deal` work offline.")
+    return EXIT_OK
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = _Parser(prog="patience-server", description="Patience Race server and tools")
+    sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    sub.add_parser("variants", help="list the variants").set_defaults(func=_cmd_variants)
+    d = sub.add_parser("deal", help="show the cards of a deal (stock included)")
+    d.add_argument("variant")
+    d.add_argument("number")
+    d.add_argument("--json", action="store_true")
+    d.set_defaults(func=_cmd_deal)
+    v = sub.add_parser("verify", help="replay a game record and judge it")
+    v.add_argument("record")
+    v.set_defaults(func=_cmd_verify)
+    s = sub.add_parser("serve", help="run the race server")
+    s.add_argument("--host", default="127.0.0.1")
+    s.add_argument("--port", type=int, default=8765)
+    s.set_defaults(func=_cmd_serve)
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        code: int = args.func(args)
+        return code
+    except (UnknownVariant, BadDealNumber, BadRecord) as exc:
+        sys.stderr.write(f"patience-server: {exc}\n")
+        return EXIT_USAGE
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,119 @@
+"""The engine's front door: new games, legal moves, checked and unchecked play,
+and the status of a game.
+
+``play`` is the checked path (parse, validate, explain a refusal with a
+specific :class:`IllegalMove`); ``apply`` is the unchecked fast path used by
+replay and search, for moves that came from ``legal_moves``.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Final
+
+from .moves import BadMove, GameOver, IllegalMove, Move, parse
+from .state import State
+from .variants import RULES, Rules, get_rules
+
+IN_PROGRESS: Final = "in_progress"
+WON: Final = "won"
+DEAD: Final = "dead"
+RESIGNED: Final = "resigned"
+
+# A dead-position search gives up (and calls the game alive) past this many
+# positions; the cross games and Betsy Ross never come near it.
+DEAD_SEARCH_CAP: Final = 20_000
+
+__all__ = [
+    "BadMove", "GameOver", "IllegalMove", "Move", "State",
+    "new_game", "legal_moves", "play", "apply", "status", "foundation_cards", "rules_of",
+    "IN_PROGRESS", "WON", "DEAD", "RESIGNED",
+]
+
+
+def rules_of(state: State) -> Rules:
+    return RULES[state.variant]
+
+
+def new_game(variant: str, deal: int | str) -> State:
+    """The starting position of ``variant`` (id, name or alias) for a deal number."""
+    return get_rules(variant).initial(deal)
+
+
+def apply(state: State, move: Move) -> State:
+    """Play ``move`` without checking it: for moves from :func:`legal_moves`."""
+    if move.kind == "resign":
+        return state._replace(resigned=True)
+    return RULES[state.variant].apply(state, move)
+
+
+def legal_moves(state: State) -> list[Move]:
+    """Every legal move; none once the game is over."""
+    if status(state) != IN_PROGRESS:
+        return []
+    return RULES[state.variant].legal_moves(state)
+
+
+def play(state: State, move: str | Move) -> State:
+    """Parse and validate a move, then play it; raise a specific error if not legal."""
+    m = move if isinstance(move, Move) else parse(move)
+    st = status(state)
+    if st != IN_PROGRESS:
+        raise GameOver(_over_reason(st))
+    if m.kind == "resign":
+        return state._replace(resigned=True)
+    reason = RULES[state.variant].why_illegal(state, m)
+    if reason is not None:
+        raise IllegalMove(reason)
+    return RULES[state.variant].apply(state, m)
+
+
+def _over_reason(st: str) -> str:
+    return {
+        WON: "the game is won",
+        RESIGNED: "the player has resigned",
+        DEAD: "the game is dead: no card can reach a foundation any more",
+    }[st]
+
+
+def foundation_cards(state: State) -> int:
+    return RULES[state.variant].foundation_cards(state)
+
+
+def status(state: State) -> str:
+    rules = RULES[state.variant]
+    if rules.is_won(state):
+        return WON
+    if state.resigned:
+        return RESIGNED
+    if is_dead(state):
+        return DEAD
+    return IN_PROGRESS
+
+
+@lru_cache(maxsize=4096)
+def is_dead(state: State) -> bool:
+    """True when no sequence of moves can put another card on a foundation.
+
+    Only positions where the stock can bring nothing new are searched: every
+    position reachable from here is explored (memoised) until one offers a
+    foundation move. Past :data:`DEAD_SEARCH_CAP` positions the game counts as
+    alive, never wrongly as dead.
+    """
+    rules = RULES[state.variant]
+    if rules.can_draw_or_redeal(state):
+        return False
+    seen = {state}
+    frontier = [state]
+    while frontier:
+        s = frontier.pop()
+        for m in rules.legal_moves(s):
+            if m.dst.startswith("f"):
+                return False
+            nxt = rules.apply(s, m)
+            if nxt not in seen:
+                if len(seen) >= DEAD_SEARCH_CAP:
+                    return False
+                seen.add(nxt)
+                frontier.append(nxt)
+    return True

@@ -1,0 +1,127 @@
+"""Game records: what was dealt and what was played, replayable by anyone.
+
+A record is ``{"variant", "deal", "deal_version", "moves": [...]}`` with an
+optional parallel ``"ms"`` list of millisecond offsets. The same fields
+travel in msgpack. Replaying a record reproduces the final state exactly.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from .deals import DEAL_VERSION, BadDealNumber, parse_deal_number
+from .engine import DEAD, WON, foundation_cards, new_game, play, status
+from .moves import MAX_MOVE_TEXT
+from .state import State
+from .variants import UnknownVariant, get_rules
+
+MAX_RECORD_MOVES = 20_000
+
+
+class BadRecord(ValueError):
+    """The record is malformed: it cannot even be replayed."""
+
+
+@dataclass(frozen=True)
+class Record:
+    variant: str
+    deal: int | str
+    moves: tuple[str, ...]
+    deal_version: str = DEAL_VERSION
+    ms: tuple[int, ...] | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"variant": self.variant, "deal": self.deal,
+                               "deal_version": self.deal_version, "moves": list(self.moves)}
+        if self.ms is not None:
+            out["ms"] = list(self.ms)
+        return out
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_dict())
+
+
+def record_from_dict(data: object) -> Record:
+    """Validate the shape of a record; raise :class:`BadRecord` saying what is wrong."""
+    if not isinstance(data, dict):
+        raise BadRecord("a record is an object with variant, deal, deal_version and moves")
+    missing = [k for k in ("variant", "deal", "moves") if k not in data]
+    if missing:
+        raise BadRecord(f"the record lacks {', '.join(missing)}")
+    version = data.get("deal_version", DEAL_VERSION)
+    if version != DEAL_VERSION:
+        raise BadRecord(f"unknown deal_version {version!r}; this server knows {DEAL_VERSION}")
+    try:
+        variant = get_rules(data["variant"]).spec.id
+        deal = data["deal"]
+        if not isinstance(deal, int | str):
+            raise BadRecord("deal must be a number")
+        parse_deal_number(deal)
+    except (UnknownVariant, BadDealNumber) as exc:
+        raise BadRecord(str(exc)) from None
+    moves = data["moves"]
+    if not isinstance(moves, list) or not all(isinstance(m, str) for m in moves):
+        raise BadRecord("moves must be a list of move texts")
+    if len(moves) > MAX_RECORD_MOVES:
+        raise BadRecord(f"more than {MAX_RECORD_MOVES} moves")
+    if any(len(m) > MAX_MOVE_TEXT for m in moves):
+        raise BadRecord(f"a move text is longer than {MAX_MOVE_TEXT} characters")
+    ms = data.get("ms")
+    if ms is not None and (not isinstance(ms, list) or len(ms) != len(moves)
+                           or not all(isinstance(x, int) and not isinstance(x, bool) for x in ms)):
+        raise BadRecord("ms must be a list of integers, one per move")
+    return Record(variant, deal, tuple(moves), version, tuple(ms) if ms is not None else None)
+
+
+def record_from_json(text: str) -> Record:
+    try:
+        data = json.loads(text)
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise BadRecord(f"not JSON: {exc.msg if isinstance(exc, json.JSONDecodeError) else exc}") from None
+    return record_from_dict(data)
+
+
+@dataclass
+class Replay:
+    state: State
+    moves_played: int
+    first_illegal: int | None = None
+    reason: str | None = None
+    states: list[State] = field(default_factory=list)
+
+    @property
+    def legal(self) -> bool:
+        return self.first_illegal is None
+
+
+def replay(record: Record) -> Replay:
+    """Play the record's moves from its deal, stopping at the first illegal one."""
+    state = new_game(record.variant, record.deal)
+    for i, text in enumerate(record.moves):
+        try:
+            state = play(state, text)
+        except ValueError as exc:
+            return Replay(state, i, i, str(exc))
+    return Replay(state, len(record.moves))
+
+
+def verify(record: Record) -> dict[str, Any]:
+    """The verdict printed by ``patience-server verify``."""
+    r = replay(record)
+    st = status(r.state)
+    out: dict[str, Any] = {
+        "variant": record.variant,
+        "deal": record.deal,
+        "legal": r.legal,
+        "won": st == WON,
+        "dead": st == DEAD,
+        "foundation_cards": foundation_cards(r.state),
+        "moves_played": r.moves_played,
+        "final_state": r.state.digest(),
+    }
+    if not r.legal:
+        out["first_illegal"] = r.first_illegal
+        out["reason"] = r.reason
+    return out

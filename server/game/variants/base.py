@@ -1,0 +1,149 @@
+"""What every variant shares: its spec (data) and the rules interface.
+
+A variant is a :class:`VariantSpec` (parameters only) bound to a rules class
+of its family. Behaviour that parameters cannot express lives in small named
+methods of the family module, never in a copy of another variant.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from ..cards import Card, card_text
+from ..moves import DRAW, REDEAL, Move
+from ..state import FIRST_FOUNDATION, STOCK, WASTE, State
+
+
+@dataclass(frozen=True)
+class VariantSpec:
+    id: str
+    name: str
+    family: str
+    aliases: tuple[str, ...] = ()
+    decks: int = 1
+    foundations: int = 4
+    tableau: int = 5
+    indicators: int = 0
+    passes: int = 1
+    summary: str = ""
+    # cross family parameters (ignored by the other families)
+    build: str = "down-any"  # down-any | down-alt | cells
+    wrap: str = "unless-ace-base"  # unless-ace-base | always
+    space_fill: str = "any"  # any | waste | auto | must-fill
+    runs: bool = False  # descending runs move as a unit (1883)
+    draw_needs_full_cross: bool = False  # no draw while a space is open and the waste is not empty
+    deal_style: str = "cross"  # cross | cross-1883
+    sources: tuple[str, ...] = field(default=())
+
+    @property
+    def total_cards(self) -> int:
+        """Cards that must reach the foundations for a win."""
+        return 52 * self.decks - self.indicators
+
+    @property
+    def pile_names(self) -> tuple[str, ...]:
+        return (
+            ("s", "w")
+            + tuple(f"f{k}" for k in range(1, self.foundations + 1))
+            + tuple(f"t{k}" for k in range(1, self.tableau + 1))
+            + tuple(f"i{k}" for k in range(1, self.indicators + 1))
+        )
+
+
+class Rules:
+    """The rules of one variant. Subclasses implement the family's behaviour.
+
+    ``legal_moves`` is the fast generator; ``why_illegal`` is the checked path
+    that explains a refusal; ``apply`` plays a move without checking it.
+    Tests hold the generator and the checker to the same answers.
+    """
+
+    family: ClassVar[str] = ""
+
+    def __init__(self, spec: VariantSpec) -> None:
+        self.spec = spec
+        names = spec.pile_names
+        self.names = names
+        self.index = {name: i for i, name in enumerate(names)}
+        self.f0 = FIRST_FOUNDATION
+        self.t0 = FIRST_FOUNDATION + spec.foundations
+        self.i0 = self.t0 + spec.tableau
+        self.foundation_range = range(self.f0, self.t0)
+        self.tableau_range = range(self.t0, self.i0)
+
+    # -- to be provided by each family -------------------------------------
+    def initial(self, deal: int | str) -> State:
+        raise NotImplementedError
+
+    def legal_moves(self, state: State) -> list[Move]:
+        raise NotImplementedError
+
+    def why_illegal(self, state: State, move: Move) -> str | None:
+        raise NotImplementedError
+
+    def apply(self, state: State, move: Move) -> State:
+        raise NotImplementedError
+
+    # -- shared helpers ----------------------------------------------------
+    def foundation_cards(self, state: State) -> int:
+        return sum(len(state.piles[i]) for i in self.foundation_range)
+
+    def is_won(self, state: State) -> bool:
+        return self.foundation_cards(state) == self.spec.total_cards
+
+    def can_draw_or_redeal(self, state: State) -> bool:
+        """Whether the stock can still bring a new card into play."""
+        return bool(state.piles[STOCK]) or self.redeal_allowed(state)
+
+    def redeal_allowed(self, state: State) -> bool:
+        return (
+            not state.piles[STOCK]
+            and bool(state.piles[WASTE])
+            and state.redeals < self.spec.passes - 1
+        )
+
+    def why_not_redeal(self, state: State) -> str | None:
+        if self.spec.passes == 1:
+            return f"{self.spec.name} has no redeal"
+        if state.piles[STOCK]:
+            return "the stock is not empty yet"
+        if not state.piles[WASTE]:
+            return "the waste is empty: there is nothing to redeal"
+        if state.redeals >= self.spec.passes - 1:
+            return f"no redeals left ({self.spec.passes - 1} allowed)"
+        return None
+
+    def draw_moves(self, state: State) -> list[Move]:
+        """``draw`` and ``redeal`` where the plain stock rules allow them."""
+        out: list[Move] = []
+        if state.piles[STOCK]:
+            out.append(DRAW)
+        elif self.redeal_allowed(state):
+            out.append(REDEAL)
+        return out
+
+    @staticmethod
+    def do_draw(state: State) -> list[tuple[Card, ...]]:
+        piles = list(state.piles)
+        stock = piles[STOCK]
+        piles[STOCK] = stock[:-1]
+        piles[WASTE] = piles[WASTE] + stock[-1:]
+        return piles
+
+    @staticmethod
+    def do_redeal(state: State) -> State:
+        # Turning the waste over keeps the order: the first card drawn in the
+        # last pass is drawn first again.
+        piles = list(state.piles)
+        piles[STOCK] = piles[WASTE][::-1]
+        piles[WASTE] = ()
+        return State(state.variant, tuple(piles), state.base, state.redeals + 1,
+                     state.vacancy, state.resigned)
+
+    def pile_text(self, state: State, index: int) -> list[str]:
+        return [card_text(c) for c in state.piles[index]]
+
+    def extra_view(self, state: State) -> dict[str, Any]:
+        """Variant-specific facts for the player's view (e.g. a deal phase)."""
+        return {}

@@ -1,0 +1,253 @@
+"""The Four Seasons family: a cross of five piles (or Simplicity's twelve)
+with four corner foundations keyed by suit (f1 clubs, f2 spades, f3 hearts,
+f4 diamonds), a stock and a waste.
+
+Parameters cover most differences; the rest are small named methods:
+``_deal_1883`` and the vacancy obligation (four-seasons-1883) and
+``_auto_fill`` (czarina, corners).
+"""
+
+from __future__ import annotations
+
+from ..cards import SUIT_NAMES, card_text, rank, rank_name, suit
+from ..deals import deal_order
+from ..moves import DRAW, Move
+from ..state import STOCK, WASTE, Pile, State
+from .base import Rules
+
+
+class CrossRules(Rules):
+    family = "cross"
+
+    # -- the deal ----------------------------------------------------------
+    def initial(self, deal: int | str) -> State:
+        order = deal_order(deal, 1)
+        piles: list[Pile] = [()] * len(self.names)
+        base_card = order[0]
+        piles[self.f0 + suit(base_card)] = (base_card,)
+        if self.spec.deal_style == "cross-1883":
+            rest = self._deal_1883(order[1:], piles, rank(base_card))
+        else:
+            for k in range(self.spec.tableau):
+                piles[self.t0 + k] = (order[1 + k],)
+            rest = order[1 + self.spec.tableau:]
+        piles[STOCK] = tuple(reversed(rest))  # the stock's last card is drawn next
+        return State(self.spec.id, tuple(piles), base=rank(base_card))
+
+    def _deal_1883(self, order: list[int], piles: list[Pile], base: int) -> list[int]:
+        """Dick's procedure: a dealt card that fits a foundation is built at
+        once, any other card goes to the next empty cell of the cross, until
+        the cross is full. Returns the undealt cards in deal order."""
+        nxt = 0
+        for used, c in enumerate(order):
+            if self._fits_foundation(piles, base, c):
+                piles[self.f0 + suit(c)] += (c,)
+            else:
+                piles[self.t0 + nxt] = (c,)
+                nxt += 1
+                if nxt == self.spec.tableau:
+                    return order[used + 1:]
+        return []
+
+    # -- card relations ----------------------------------------------------
+    def _fits_foundation(self, piles: list[Pile] | tuple[Pile, ...], base: int, c: int) -> bool:
+        f = piles[self.f0 + c // 13]
+        if not f:
+            return c % 13 + 1 == base
+        return len(f) < 13 and c % 13 == (f[-1] + 1) % 13
+
+    def _builds_on(self, c: int, t: int, base: int) -> bool:
+        """Whether ``c`` may be placed on tableau card ``t``."""
+        if (t - c) % 13 != 1:
+            return False
+        if t % 13 == 0 and self.spec.wrap == "unless-ace-base" and base == 1:
+            return False  # a King goes on an Ace only when the Aces are not the base
+        return self.spec.build != "down-alt" or (c >= 26) != (t >= 26)
+
+    def _run_length(self, pile: Pile, base: int) -> int:
+        n = 1
+        while n < len(pile) and self._builds_on(pile[-n], pile[-n - 1], base):
+            n += 1
+        return n
+
+    # -- move generation ---------------------------------------------------
+    def legal_moves(self, state: State) -> list[Move]:
+        if state.vacancy >= 0:
+            return self._fill_moves(state, state.vacancy)
+        piles, base, names = state.piles, state.base, self.names
+        spec = self.spec
+        cells = spec.build == "cells"
+        out: list[Move] = []
+        sources = [i for i in self.tableau_range if piles[i]]
+        if piles[WASTE]:
+            sources.append(WASTE)
+        for a in sources:
+            c = piles[a][-1]
+            if self._fits_foundation(piles, base, c):
+                out.append(Move("move", names[a], names[self.f0 + c // 13]))
+            if cells:
+                continue
+            for b in self.tableau_range:
+                if b == a:
+                    continue
+                dst = piles[b]
+                if dst:
+                    if self._builds_on(c, dst[-1], base):
+                        out.append(Move("move", names[a], names[b]))
+                elif spec.space_fill != "waste" or a == WASTE:
+                    out.append(Move("move", names[a], names[b]))
+        if spec.runs:
+            out.extend(self._run_moves(state))
+        if piles[STOCK] and not self._draw_blocked(state):
+            out.append(DRAW)
+        elif self.redeal_allowed(state):
+            out.extend(self.draw_moves(state))
+        return out
+
+    def _run_moves(self, state: State) -> list[Move]:
+        piles, base, out = state.piles, state.base, []
+        for a in self.tableau_range:
+            src = piles[a]
+            for n in range(2, self._run_length(src, base) + 1 if src else 0):
+                bottom = src[-n]
+                for b in self.tableau_range:
+                    if b != a and piles[b] and self._builds_on(bottom, piles[b][-1], base):
+                        out.append(Move("move", self.names[a], self.names[b], n))
+        return out
+
+    def _fill_moves(self, state: State, hole: int) -> list[Move]:
+        """The only moves while the 1883 vacancy obligation is open."""
+        piles, names = state.piles, self.names
+        out = [Move("move", names[a], names[hole]) for a in self.tableau_range
+               if a != hole and piles[a]]
+        if piles[WASTE]:
+            out.append(Move("move", "w", names[hole]))
+        elif piles[STOCK]:
+            out.append(Move("move", "s", names[hole]))
+        return out
+
+    def _draw_blocked(self, state: State) -> bool:
+        if state.vacancy >= 0:
+            return True
+        return (self.spec.draw_needs_full_cross and bool(state.piles[WASTE])
+                and any(not state.piles[i] for i in self.tableau_range))
+
+    # -- the checked path --------------------------------------------------
+    def why_illegal(self, state: State, move: Move) -> str | None:
+        spec, piles = self.spec, state.piles
+        if move.kind == "deal":
+            return f"{spec.name} has no deal action: draw turns the next stock card"
+        if move.kind == "draw":
+            if not piles[STOCK]:
+                return "the stock is empty" + (": redeal first" if self.redeal_allowed(state) else "")
+            if state.vacancy >= 0:
+                return f"{self.names[state.vacancy]} is empty and must be filled first"
+            if self._draw_blocked(state):
+                return f"{spec.name} keeps the cross filled: fill the empty pile before drawing"
+            return None
+        if move.kind == "redeal":
+            return self.why_not_redeal(state)
+        if move.kind != "move":
+            return f"{move.kind} is not an action of {spec.name}"
+        return self._why_not_move(state, move)
+
+    def _why_not_move(self, state: State, move: Move) -> str | None:
+        spec, piles, base = self.spec, state.piles, state.base
+        a, b = self.index.get(move.src), self.index.get(move.dst)
+        if a is None or b is None:
+            return f"{spec.name} has no pile {move.src if a is None else move.dst}"
+        if b in (STOCK, WASTE):
+            return f"nothing may be moved to the {'stock' if b == STOCK else 'waste'}"
+        if a in self.foundation_range:
+            return "cards on a foundation stay there"
+        if a == STOCK:
+            if state.vacancy != b or piles[WASTE]:
+                return ("the stock's top card goes straight into a space only under the 1883 "
+                        "rules, while a space must be filled and the waste is empty")
+            if not piles[STOCK]:
+                return "the stock is empty"
+        elif not piles[a]:
+            return f"{move.src} is empty"
+        if state.vacancy >= 0 and b != state.vacancy:
+            return f"{self.names[state.vacancy]} is empty and must be filled first"
+        n = move.n
+        src = piles[a]
+        if n > 1:
+            if not spec.runs:
+                return f"{spec.name} moves one card at a time"
+            if a not in self.tableau_range or b not in self.tableau_range:
+                return "only a tableau pile's run can move onto another tableau pile"
+            if n > len(src) or n > self._run_length(src, base):
+                return f"the top {n} cards of {move.src} are not a descending run"
+            if not piles[b]:
+                return "a space takes a single card"
+        c = src[-n]
+        if b in self.foundation_range:
+            return self._why_not_foundation(piles, base, c, b)
+        if spec.build == "cells":
+            return f"{spec.name}'s cells take no cards from you: they refill from the stock"
+        dst = piles[b]
+        if dst:
+            if self._builds_on(c, dst[-1], base):
+                return None
+            return f"{card_text(c)} does not go on {card_text(dst[-1])}: {self._build_rule(base)}"
+        if spec.space_fill == "waste" and a != WASTE:
+            return f"in {spec.name} a space can be filled only from the waste"
+        return None
+
+    def _why_not_foundation(self, piles: tuple[Pile, ...], base: int, c: int, b: int) -> str | None:
+        want = self.f0 + c // 13
+        if b != want:
+            return f"{card_text(c)} goes to the {SUIT_NAMES[c // 13]} foundation ({self.names[want]})"
+        f = piles[b]
+        if not f:
+            if rank(c) == base:
+                return None
+            return f"an empty foundation takes only a {rank_name(base)}, the base rank of this deal"
+        if len(f) == 13:
+            return f"the {SUIT_NAMES[c // 13]} foundation is complete"
+        if c % 13 == (f[-1] + 1) % 13:
+            return None
+        return f"{card_text(c)} does not go on {card_text(f[-1])}: foundations build up by one in suit"
+
+    def _build_rule(self, base: int) -> str:
+        colours = " in alternating colours" if self.spec.build == "down-alt" else ""
+        wrap = "" if self.spec.wrap == "always" or base != 1 else " (no King on an Ace: Aces are the base)"
+        return f"the tableau builds down by one{colours}{wrap}"
+
+    # -- the fast path -----------------------------------------------------
+    def apply(self, state: State, move: Move) -> State:
+        kind = move.kind
+        if kind == "move":
+            a, b, n = self.index[move.src], self.index[move.dst], move.n
+            piles = list(state.piles)
+            src = piles[a]
+            piles[a] = src[:-n]
+            piles[b] = piles[b] + src[-n:]
+            vacancy = -1
+            if self.spec.space_fill == "must-fill" and not piles[a] and a >= self.t0:
+                vacancy = a if self._has_fill_source(piles, a) else -1
+            elif self.spec.space_fill == "auto":
+                self._auto_fill(piles)
+            return State(state.variant, tuple(piles), state.base, state.redeals, vacancy)
+        if kind == "draw":
+            return State(state.variant, tuple(self.do_draw(state)), state.base, state.redeals)
+        if kind == "redeal":
+            return self.do_redeal(state)
+        raise ValueError(f"cannot apply {move}")
+
+    def _has_fill_source(self, piles: list[Pile], hole: int) -> bool:
+        return bool(piles[WASTE] or piles[STOCK]
+                    or any(piles[i] for i in self.tableau_range if i != hole))
+
+    def _auto_fill(self, piles: list[Pile]) -> None:
+        """Czarina and Corners: a space takes the stock's top card at once, or
+        the waste top once the stock is gone; it stays empty only when both are."""
+        for i in self.tableau_range:
+            if not piles[i]:
+                if piles[STOCK]:
+                    piles[i] = piles[STOCK][-1:]
+                    piles[STOCK] = piles[STOCK][:-1]
+                elif piles[WASTE]:
+                    piles[i] = piles[WASTE][-1:]
+                    piles[WASTE] = piles[WASTE][:-1]
