@@ -1,0 +1,168 @@
+"""The wire protocol: message shapes, error and close codes, msgpack codec.
+
+Every frame is one binary websocket message holding a msgpack map with a
+``t`` (type) key and flat fields. The tables here are the single source for
+docs/protocol.md; tests hold the two together.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Final
+
+import msgpack
+
+PROTOCOL_VERSION: Final = 1
+MAX_FRAME_BYTES: Final = 8192
+MAX_NAME_CHARS: Final = 24
+MAX_PLAYERS: Final = 8
+MIN_PLAYERS: Final = 2
+
+# -- close codes (RFC 6455 numbers with our meaning) ---------------------------
+CLOSE_NORMAL: Final = 1000  # the client left or the server is done with it
+CLOSE_GOING_AWAY: Final = 1001  # server restart or shutdown: reconnect and resume
+CLOSE_POLICY: Final = 1008  # abuse: flood past the rate limit, repeated garbage
+CLOSE_TOO_BIG: Final = 1009  # a frame over MAX_FRAME_BYTES (sent by websockets itself)
+CLOSE_INTERNAL: Final = 1011  # a server bug; nothing acknowledged is lost
+
+CLOSE_CODES: Final[dict[int, str]] = {
+    CLOSE_NORMAL: "normal closure: the client left, or a newer connection of the same player took over",
+    CLOSE_GOING_AWAY: "the server is restarting or shutting down: reconnect and resume with your token",
+    CLOSE_POLICY: "policy violation: too many messages, or too many malformed ones",
+    CLOSE_TOO_BIG: f"a frame was larger than {MAX_FRAME_BYTES} bytes",
+    CLOSE_INTERNAL: "unexpected server error",
+}
+
+# -- error codes (sent in an ``error`` message; the connection stays open) -----
+ERROR_CODES: Final[dict[str, str]] = {
+    "bad_frame": "a text frame, or bytes that are not a msgpack map with a string 't'",
+    "unknown_type": "the 't' of the message is not a client message type",
+    "bad_field": "a field is missing, of the wrong type or out of range",
+    "old_protocol": "the client speaks an older protocol version: upgrade the client",
+    "hello_first": "the first message must be hello; hello only once",
+    "unknown_variant": "no variant has that id, name or alias",
+    "no_room": "no room has that code (or it has expired)",
+    "room_full": "the room has as many players as it allows",
+    "room_started": "the race has already started: the room takes no new players",
+    "not_in_room": "this needs a room: create, join or quick first",
+    "already_in_room": "leave the current room first",
+    "bad_token": "the resume token is unknown, expired or for another player",
+    "bad_move": "the move text is not in the move notation",
+    "illegal_move": "the move is not legal in the current position (the message says why)",
+    "stale_version": "the move was made against an older position: the current view follows",
+    "stale_seq": "a move sequence number older than the last one acknowledged",
+    "not_started": "the race has not started yet",
+    "race_over": "the race has ended: no more moves",
+    "game_over": "your own game has ended (won, dead or resigned)",
+    "no_results": "records are available only once the race has results",
+    "rate_limited": "too many messages: slow down (persisting gets the connection closed)",
+    "store_unavailable": "the game store is unreachable: nothing was changed, try again",
+    "internal": "unexpected server error: nothing was changed",
+}
+
+
+class ProtocolError(ValueError):
+    """A message that cannot be accepted; ``code`` is one of ERROR_CODES."""
+
+    def __init__(self, code: str, message: str) -> None:
+        assert code in ERROR_CODES, code
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+@dataclass(frozen=True)
+class Field:
+    kind: type
+    required: bool = True
+    low: int | None = None
+    high: int | None = None
+    max_len: int | None = None
+
+
+_SEQ = Field(int, low=0, high=2**31)
+# Client -> server messages and their fields.
+CLIENT_MESSAGES: Final[dict[str, dict[str, Field]]] = {
+    "hello": {"proto": Field(int, low=0, high=2**16), "name": Field(str, False, max_len=MAX_NAME_CHARS),
+              "token": Field(str, False, max_len=128)},
+    "create": {"variant": Field(str, max_len=64), "players": Field(int, False, MIN_PLAYERS, MAX_PLAYERS),
+               "private": Field(bool, False)},
+    "join": {"code": Field(str, max_len=16)},
+    "quick": {"variant": Field(str, max_len=64)},
+    "ready": {},
+    "move": {"seq": _SEQ, "move": Field(str, max_len=32), "v": Field(int, low=0, high=2**31)},
+    "resign": {"seq": _SEQ},
+    "rematch": {},
+    "record": {"player": Field(int, False, 1, MAX_PLAYERS)},
+    "leave": {},
+    "ping": {},
+}
+
+# Server -> client messages: type -> the fields it carries (documentation and tests).
+SERVER_MESSAGES: Final[dict[str, str]] = {
+    "welcome": "proto, server_time; after a resume also room and view follow",
+    "joined": "code, player, token: you are player N of room CODE; keep the token to resume",
+    "room": "code, variant, players_max, private, phase, players[], starts_at, ends_at, server_time",
+    "view": "v, seq (the move it answers, or null), view{...}: your own position",
+    "progress": "player, foundation_cards, total_cards, moves, status: an opponent's counts only",
+    "results": "code, variant, deal, deal_version, ranking[]: sent when the race ends",
+    "record": "record{variant, deal, deal_version, moves, ms}: a finished player's game",
+    "rematch": "code: the room of the rematch; join it with the same name",
+    "error": "code, message, and seq when it answers a move",
+    "pong": "server_time",
+}
+
+
+def encode(message: dict[str, Any]) -> bytes:
+    packed: bytes = msgpack.packb(message, use_bin_type=True)
+    return packed
+
+
+def decode_client(frame: bytes | str) -> dict[str, Any]:
+    """Decode and validate one client frame; raise :class:`ProtocolError`."""
+    if isinstance(frame, str):
+        raise ProtocolError("bad_frame", "frames must be binary msgpack, not text")
+    if len(frame) > MAX_FRAME_BYTES:
+        raise ProtocolError("bad_frame", f"frame larger than {MAX_FRAME_BYTES} bytes")
+    try:
+        data = msgpack.unpackb(frame, raw=False, strict_map_key=True, use_list=True,
+                               max_buffer_size=MAX_FRAME_BYTES)
+    except Exception:  # msgpack raises several unrelated types for bad input
+        raise ProtocolError("bad_frame", "the frame is not valid msgpack") from None
+    if not isinstance(data, dict) or not isinstance(data.get("t"), str):
+        raise ProtocolError("bad_frame", "a message is a msgpack map with a string 't'")
+    kind = data["t"]
+    fields = CLIENT_MESSAGES.get(kind)
+    if fields is None:
+        raise ProtocolError("unknown_type", f"unknown message type {kind[:32]!r}")
+    out: dict[str, Any] = {"t": kind}
+    for name, spec in fields.items():
+        value = data.get(name)
+        if value is None:
+            if spec.required:
+                raise ProtocolError("bad_field", f"{kind}: field {name!r} is required")
+            continue
+        out[name] = _check_field(kind, name, spec, value)
+    return out
+
+
+def _check_field(kind: str, name: str, spec: Field, value: Any) -> Any:
+    # bool is an int in Python: keep the two apart on the wire
+    if spec.kind is int and (isinstance(value, bool) or not isinstance(value, int)):
+        raise ProtocolError("bad_field", f"{kind}: {name} must be an integer")
+    if spec.kind is not int and not isinstance(value, spec.kind):
+        raise ProtocolError("bad_field", f"{kind}: {name} must be {spec.kind.__name__}")
+    if spec.low is not None and value < spec.low:
+        raise ProtocolError("bad_field", f"{kind}: {name} must be at least {spec.low}")
+    if spec.high is not None and value > spec.high:
+        raise ProtocolError("bad_field", f"{kind}: {name} must be at most {spec.high}")
+    if spec.max_len is not None and len(value) > spec.max_len:
+        raise ProtocolError("bad_field", f"{kind}: {name} is longer than {spec.max_len}")
+    return value
+
+
+def error(code: str, message: str, seq: int | None = None) -> dict[str, Any]:
+    out: dict[str, Any] = {"t": "error", "code": code, "message": message}
+    if seq is not None:
+        out["seq"] = seq
+    return out
