@@ -10,7 +10,9 @@ import argparse
 import json
 import sys
 from collections.abc import Sequence
+from dataclasses import replace
 
+from .config import ConfigError
 from .game.cards import card_text
 from .game.deals import BadDealNumber, parse_deal_number
 from .game.engine import new_game
@@ -69,9 +71,30 @@ def _cmd_verify(args: argparse.Namespace) -> int:
 
 
 def _cmd_serve(args: argparse.Namespace) -> int:
-    ids = ", ".join(s.id for s in SPECS)
-    print(f"patience-server would serve {ids} on ws://{args.host}:{args.port}")
-    print("The race server is not built yet; `patience-server variants` and `deal` work offline.")
+    import asyncio
+    import logging
+
+    from .app import run
+    from .config import Settings
+    from .logs import setup_logging
+    from .store.embedded import resolve_redis_url
+
+    settings = Settings.from_env()
+    settings = replace(settings, host=args.host or settings.host,
+                       port=settings.port if args.port is None else args.port)
+    setup_logging()
+    url, launcher = resolve_redis_url()
+    if launcher is not None:
+        logging.getLogger("patience.server").info("embedded redis started", extra={"url": url})
+    try:
+        try:
+            import uvloop  # a faster event loop where it is installed
+            uvloop.run(run(settings, url))
+        except ImportError:
+            asyncio.run(run(settings, url))
+    finally:
+        if launcher is not None:
+            launcher.stop()
     return EXIT_OK
 
 
@@ -88,8 +111,8 @@ def build_parser() -> argparse.ArgumentParser:
     v.add_argument("record")
     v.set_defaults(func=_cmd_verify)
     s = sub.add_parser("serve", help="run the race server")
-    s.add_argument("--host", default="127.0.0.1")
-    s.add_argument("--port", type=int, default=8765)
+    s.add_argument("--host", default=None, help="default: $PATIENCE_HOST or 127.0.0.1")
+    s.add_argument("--port", type=int, default=None, help="default: $PATIENCE_PORT or 8765")
     s.set_defaults(func=_cmd_serve)
     return p
 
@@ -99,7 +122,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         code: int = args.func(args)
         return code
-    except (UnknownVariant, BadDealNumber, BadRecord) as exc:
+    except (UnknownVariant, BadDealNumber, BadRecord, ConfigError) as exc:
         sys.stderr.write(f"patience-server: {exc}\n")
         return EXIT_USAGE
 

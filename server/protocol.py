@@ -125,8 +125,7 @@ def decode_client(frame: bytes | str) -> dict[str, Any]:
     if len(frame) > MAX_FRAME_BYTES:
         raise ProtocolError("bad_frame", f"frame larger than {MAX_FRAME_BYTES} bytes")
     try:
-        data = msgpack.unpackb(frame, raw=False, strict_map_key=True, use_list=True,
-                               max_buffer_size=MAX_FRAME_BYTES)
+        data = msgpack.unpackb(frame, raw=False, strict_map_key=True, use_list=True)
     except Exception:  # msgpack raises several unrelated types for bad input
         raise ProtocolError("bad_frame", "the frame is not valid msgpack") from None
     if not isinstance(data, dict) or not isinstance(data.get("t"), str):

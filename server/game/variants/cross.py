@@ -237,8 +237,10 @@ class CrossRules(Rules):
         raise ValueError(f"cannot apply {move}")
 
     def _has_fill_source(self, piles: list[Pile], hole: int) -> bool:
+        # Once the stock and waste are gone, filling from a one-card pile only
+        # moves the hole, forever: the obligation then lapses (seeds/rules card).
         return bool(piles[WASTE] or piles[STOCK]
-                    or any(piles[i] for i in self.tableau_range if i != hole))
+                    or any(len(piles[i]) > 1 for i in self.tableau_range if i != hole))
 
     def _auto_fill(self, piles: list[Pile]) -> None:
         """Czarina and Corners: a space takes the stock's top card at once, or

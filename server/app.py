@@ -1,0 +1,225 @@
+"""The composition root: the websocket server, its limits, /healthz, shutdown.
+
+Wires the store (Redis), the hub (pub/sub fan-out) and one Session per
+connection. Everything a player is told goes through server/protocol.py.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import http
+import logging
+import secrets
+import signal
+from typing import Any
+
+from limits import parse as parse_rate
+from limits.storage import MemoryStorage
+from limits.strategies import MovingWindowRateLimiter
+from redis.asyncio import BlockingConnectionPool, Redis
+from websockets.asyncio.server import Server, ServerConnection, serve
+from websockets.datastructures import Headers
+from websockets.exceptions import ConnectionClosed
+from websockets.http11 import Request, Response
+
+from .config import Settings
+from .hub import Hub
+from .protocol import (
+    CLOSE_GOING_AWAY,
+    CLOSE_INTERNAL,
+    CLOSE_POLICY,
+    MAX_FRAME_BYTES,
+    ProtocolError,
+    decode_client,
+    encode,
+    error,
+)
+from .race import all_done, results_message
+from .session import Session
+from .store.rooms import RoomRow, RoomStore, StoreUnavailable, now_ms
+
+log = logging.getLogger("patience.server")
+
+MAX_BAD_FRAMES = 20
+DEAL_LOW, DEAL_HIGH = 10**19, 10**20  # PySolFC's 20-digit range
+
+
+class RaceServer:
+    def __init__(self, settings: Settings, redis_url: str) -> None:
+        self.settings = settings
+        pool = BlockingConnectionPool.from_url(redis_url, max_connections=64, timeout=5,
+                                               socket_timeout=5, socket_connect_timeout=2)
+        self.redis = Redis(connection_pool=pool)
+        self.store = RoomStore(self.redis, race_ms=settings.race_seconds * 1000,
+                               countdown_ms=settings.countdown_ms)
+        self.hub = Hub(self.redis, self._resync_room)
+        self.sessions: dict[tuple[str, int], Session] = {}
+        self._clocks: dict[str, asyncio.Task[None]] = {}
+        self._limiter = MovingWindowRateLimiter(MemoryStorage())
+        self._rate = parse_rate(f"{settings.rate_per_2s}/2second")
+        self.server: Server | None = None
+
+    @staticmethod
+    def new_deal() -> str:
+        """A deal number no one can predict: from the OS's CSPRNG."""
+        return str(DEAL_LOW + secrets.randbelow(DEAL_HIGH - DEAL_LOW))
+
+    # -- sessions and rooms ------------------------------------------------------
+    async def attach(self, session: Session) -> None:
+        assert session.code is not None
+        self.sessions[(session.code, session.n)] = session
+        await self.hub.add(session.code, session)
+
+    async def detach(self, session: Session) -> None:
+        assert session.code is not None
+        key = (session.code, session.n)
+        if self.sessions.get(key) is session:
+            del self.sessions[key]
+        await self.hub.remove(session.code, session)
+
+    async def _resync_room(self, code: str) -> None:
+        for member in list(self.hub.members(code)):
+            if isinstance(member, Session):
+                with contextlib.suppress(Exception):
+                    await member.resync()
+
+    def watch_clock(self, room: RoomRow) -> None:
+        """End the race when its clock runs out, even if nobody moves."""
+        task = self._clocks.get(room.code)
+        if room.phase == "finished" or (task is not None and not task.done()):
+            return
+        self._clocks[room.code] = asyncio.create_task(self._clock(room.code, room.ends_at))
+
+    async def _clock(self, code: str, ends_at: int) -> None:
+        await asyncio.sleep(max(0, ends_at - now_ms()) / 1000 + 0.05)
+        with contextlib.suppress(StoreUnavailable):
+            await self.maybe_finish(code)
+        self._clocks.pop(code, None)
+
+    async def maybe_finish(self, code: str) -> None:
+        room = await self.store.room(code)
+        if room is None or room.phase != "racing":
+            return
+        if not all_done(room) and now_ms() < room.ends_at:
+            return
+        if await self.store.finish(code, len(room.players)):
+            room = await self.store.room(code)
+            assert room is not None
+            payload = encode(results_message(room))
+            await self.store.set_meta_fields(code, results=payload)
+            await self.store.publish(code, payload)
+            log.info("race finished", extra={"room": code})
+
+    # -- the websocket side ------------------------------------------------------
+    async def health(self, connection: ServerConnection, request: Request) -> Response | None:
+        if request.path != "/healthz":
+            return None
+        ok = await self.store.ping()
+        status = http.HTTPStatus.OK if ok else http.HTTPStatus.SERVICE_UNAVAILABLE
+        body = b"ok\n" if ok else b"redis unreachable\n"
+        return Response(status.value, status.phrase, Headers([("Content-Type", "text/plain")]), body)
+
+    async def handler(self, ws: ServerConnection) -> None:
+        session = Session(self, ws)
+        bad = 0
+        refused = 0
+        try:
+            async for frame in ws:
+                if not self._limiter.hit(self._rate, "conn", session.id):
+                    refused += 1
+                    if refused > self.settings.rate_per_2s:
+                        await ws.close(CLOSE_POLICY, "rate limit exceeded")
+                        return
+                    await session.send(error("rate_limited", "too many messages: slow down",
+                                             _seq_of(frame)))
+                    continue
+                refused = 0
+                try:
+                    msg = decode_client(frame)
+                    await session.handle(msg)
+                except ProtocolError as exc:
+                    if exc.code in ("bad_frame", "unknown_type", "bad_field"):
+                        bad += 1
+                        if bad > MAX_BAD_FRAMES:
+                            await ws.close(CLOSE_POLICY, "too many malformed messages")
+                            return
+                    await session.send(error(exc.code, exc.message, _seq_of(frame)))
+                except StoreUnavailable:
+                    log.warning("store unavailable", extra=session.log_extra())
+                    await session.send(error("store_unavailable",
+                                             "the game store is unreachable: nothing was changed",
+                                             _seq_of(frame)))
+        except ConnectionClosed:
+            pass
+        except Exception:
+            log.exception("session failed", extra=session.log_extra())
+            with contextlib.suppress(Exception):
+                await ws.close(CLOSE_INTERNAL, "internal error")
+        finally:
+            await self._disconnected(session)
+
+    async def _disconnected(self, session: Session) -> None:
+        code, n = session.code, session.n
+        if code is None:
+            return
+        replaced = self.sessions.get((code, n)) is not session
+        await session.detach()
+        if replaced:
+            return
+        with contextlib.suppress(StoreUnavailable):
+            await self.store.set_player_fields(code, n, conn=0)
+            room = await self.store.room(code)
+            if room is not None:
+                from .race import room_message
+                await self.store.publish(code, encode(room_message(room, now_ms())))
+
+    async def start(self) -> Server:
+        self.hub.start()
+        self.server = await serve(self.handler, self.settings.host, self.settings.port,
+                                  process_request=self.health, max_size=MAX_FRAME_BYTES,
+                                  max_queue=16, compression=None, ping_interval=20, ping_timeout=20)
+        return self.server
+
+    @property
+    def port(self) -> int:
+        assert self.server is not None
+        sock = next(iter(self.server.sockets))
+        port: int = sock.getsockname()[1]
+        return port
+
+    async def close(self) -> None:
+        if self.server is not None:
+            # close() tells every client 1001 "going away": they resume elsewhere
+            self.server.close()
+            await self.server.wait_closed()
+        for task in self._clocks.values():
+            task.cancel()
+        await self.hub.stop()
+        await self.redis.aclose()
+
+
+def _seq_of(frame: Any) -> int | None:
+    """The seq of a move that failed, so the client can match the error."""
+    try:
+        msg = decode_client(frame)
+    except ProtocolError:
+        return None
+    seq = msg.get("seq")
+    return seq if isinstance(seq, int) else None
+
+
+async def run(settings: Settings, redis_url: str) -> None:
+    app = RaceServer(settings, redis_url)
+    await app.start()
+    log.info("serving", extra={"host": settings.host, "port": app.port})
+    print(f"patience-server: serving ws://{settings.host}:{app.port}/ (health: /healthz)", flush=True)
+    stop = asyncio.get_running_loop().create_future()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        asyncio.get_running_loop().add_signal_handler(sig, stop.set_result, None)
+    await stop
+    log.info("shutting down: clients are told to reconnect")
+    await app.close()
+
+
+__all__ = ["RaceServer", "run", "CLOSE_GOING_AWAY"]

@@ -1,0 +1,52 @@
+"""Settings from the environment (documented in the README)."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+
+class ConfigError(ValueError):
+    """An environment variable has a value the server cannot use."""
+
+
+def _int(env: Mapping[str, str], name: str, default: int, low: int, high: int) -> int:
+    raw = env.get(name)
+    if raw is None or raw == "":
+        return default
+    try:
+        value = int(raw)
+    except ValueError:
+        raise ConfigError(f"{name} must be an integer, not {raw!r}") from None
+    if not low <= value <= high:
+        raise ConfigError(f"{name} must be between {low} and {high}, not {value}")
+    return value
+
+
+@dataclass(frozen=True)
+class Settings:
+    host: str = "127.0.0.1"
+    port: int = 8765
+    redis_url: str | None = None
+    data_dir: str = "./data"
+    secret: str = ""
+    race_seconds: int = 15 * 60
+    countdown_ms: int = 3000
+    quick_size: int = 4
+    rate_per_2s: int = 60
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
+        e = os.environ if env is None else env
+        return cls(
+            host=e.get("PATIENCE_HOST", "127.0.0.1"),
+            port=_int(e, "PATIENCE_PORT", 8765, 0, 65535),
+            redis_url=e.get("REDIS_URL") or None,
+            data_dir=e.get("PATIENCE_DATA_DIR", "./data"),
+            secret=e.get("PATIENCE_SECRET", ""),
+            race_seconds=_int(e, "PATIENCE_RACE_SECONDS", 15 * 60, 1, 24 * 3600),
+            countdown_ms=_int(e, "PATIENCE_COUNTDOWN_MS", 3000, 0, 60_000),
+            quick_size=_int(e, "PATIENCE_QUICK_SIZE", 4, 2, 8),
+            rate_per_2s=_int(e, "PATIENCE_RATE_PER_2S", 60, 1, 100_000),
+        )

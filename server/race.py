@@ -1,0 +1,93 @@
+"""The race's rules, without I/O: phases, who may move, ranking, messages.
+
+The store keeps the facts (server/store); this module decides what they mean
+and what players are told, so it is tested by feeding it rows.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from .game.engine import IN_PROGRESS, WON
+from .game.state import State
+from .game.variants import get_rules
+from .store.rooms import PlayerRow, RoomRow
+
+
+def phase_at(room: RoomRow, now: int) -> str:
+    """``lobby``, ``countdown``, ``racing`` or ``finished`` at server time ``now``."""
+    if room.phase == "racing":
+        if now < room.starts_at:
+            return "countdown"
+        return "racing"
+    return room.phase
+
+
+def player_public(p: PlayerRow) -> dict[str, Any]:
+    """What every player of a room may know about a player: never a card."""
+    return {"player": p.n, "name": p.name, "ready": p.ready, "connected": p.conn,
+            "left": p.left, "status": p.status, "foundation_cards": p.fc, "moves": p.v}
+
+
+def room_message(room: RoomRow, now: int) -> dict[str, Any]:
+    return {
+        "t": "room", "code": room.code, "variant": room.variant, "players_max": room.max,
+        "private": room.private, "phase": phase_at(room, now),
+        "players": [player_public(p) for p in room.players],
+        "starts_at": room.starts_at or None, "ends_at": room.ends_at or None,
+        "total_cards": get_rules(room.variant).spec.total_cards,
+        "server_time": now, "rematch": room.rematch,
+    }
+
+
+def progress_message(n: int, status: str, fc: int, total: int, moves: int,
+                     connected: bool = True) -> dict[str, Any]:
+    return {"t": "progress", "player": n, "status": status, "foundation_cards": fc,
+            "total_cards": total, "moves": moves, "connected": connected}
+
+
+def ranking(room: RoomRow) -> list[dict[str, Any]]:
+    """Winners by finish time; then the rest by foundation cards (more first),
+    then by the time they reached that count (earlier first)."""
+    total = get_rules(room.variant).spec.total_cards
+    race_ms = max(room.ends_at - room.starts_at, 0)
+
+    def key(p: PlayerRow) -> tuple[int, int, int]:
+        if p.status == WON:
+            return (0, p.done_ms if p.done_ms is not None else race_ms, 0)
+        reached = p.fc_ms if p.fc_ms is not None else race_ms
+        return (1, -p.fc, reached)
+
+    out = []
+    for place, p in enumerate(sorted(room.players, key=key), start=1):
+        status = p.status if p.status != IN_PROGRESS else "timed_out"
+        time_ms = p.done_ms if p.status == WON else p.fc_ms
+        out.append({"place": place, "player": p.n, "name": p.name, "won": p.status == WON,
+                    "status": status, "time_ms": time_ms, "foundation_cards": p.fc,
+                    "total_cards": total, "moves": p.v})
+    return out
+
+
+def results_message(room: RoomRow) -> dict[str, Any]:
+    return {"t": "results", "code": room.code, "variant": room.variant, "deal": room.deal,
+            "deal_version": "deal_v1", "ranking": ranking(room)}
+
+
+def all_done(room: RoomRow) -> bool:
+    return all(p.status != IN_PROGRESS or p.left for p in room.players)
+
+
+def cards_conserved(state: State, expected: Counter[int]) -> bool:
+    """Every card of the deal is still in play exactly as often as dealt."""
+    seen: Counter[int] = Counter()
+    for pile in state.piles:
+        seen.update(pile)
+    return seen == expected
+
+
+def deck_counter(state: State) -> Counter[int]:
+    seen: Counter[int] = Counter()
+    for pile in state.piles:
+        seen.update(pile)
+    return seen

@@ -1,0 +1,399 @@
+"""One player's connection: the message handlers of the protocol.
+
+A session holds its player's current game state so a move costs one engine
+check and one store script. The store stays the truth: on any doubt (a
+version conflict, a resume, a restart) the session rebuilds its state by
+replaying the stored move log.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import hmac
+import logging
+import secrets
+import unicodedata
+from collections import Counter
+from typing import TYPE_CHECKING, Any
+
+from .game import engine
+from .game.moves import BadMove, GameOver, IllegalMove
+from .game.state import State
+from .game.variants import UnknownVariant, get_rules
+from .game.views import view
+from .protocol import MAX_NAME_CHARS, PROTOCOL_VERSION, ProtocolError, encode, error
+from .race import all_done, cards_conserved, deck_counter, phase_at, progress_message, room_message
+from .store.rooms import RoomError, RoomRow, now_ms
+
+if TYPE_CHECKING:
+    from websockets.asyncio.server import ServerConnection
+
+    from .app import RaceServer
+
+log = logging.getLogger("patience.session")
+
+
+def clean_name(name: str | None) -> str:
+    """Printable characters only: names are drawn on other players' terminals."""
+    text = "".join(ch for ch in (name or "") if unicodedata.category(ch)[0] not in ("C", "Z")
+                   or ch == " ")
+    return " ".join(text.split())[:MAX_NAME_CHARS] or "player"
+
+
+def token_hash(secret: str) -> str:
+    return hashlib.sha256(secret.encode()).hexdigest()
+
+
+class Session:
+    def __init__(self, server: RaceServer, ws: ServerConnection) -> None:
+        self.server = server
+        self.ws = ws
+        self.id = secrets.token_hex(8)
+        self.hello = False
+        self.name = "player"
+        self.code: str | None = None
+        self.n = 0
+        self.token = ""
+        self.variant = ""
+        self.deal = ""
+        self.starts_at = 0
+        self.ends_at = 0
+        self.state: State | None = None
+        self.v = 0
+        self.deck: Counter[int] = Counter()
+        self.last_seq = -1
+        self.last_answer: list[bytes] = []
+        self.start_task: asyncio.Task[None] | None = None
+
+    # -- plumbing --------------------------------------------------------------
+    async def send(self, message: dict[str, Any]) -> None:
+        await self.ws.send(encode(message))
+
+    def log_extra(self) -> dict[str, Any]:
+        return {"room": self.code, "player": self.n, "session": self.id}
+
+    async def handle(self, msg: dict[str, Any]) -> None:
+        kind = msg["t"]
+        if kind == "ping":
+            await self.send({"t": "pong", "server_time": now_ms()})
+            return
+        if kind == "hello":
+            if self.hello:
+                raise ProtocolError("hello_first", "hello was already received")
+            await self.on_hello(msg)
+            return
+        if not self.hello:
+            raise ProtocolError("hello_first", "the first message must be hello")
+        handler = getattr(self, f"on_{kind}")
+        await handler(msg)
+
+    # -- hello and rooms -------------------------------------------------------
+    async def on_hello(self, msg: dict[str, Any]) -> None:
+        if msg["proto"] != PROTOCOL_VERSION:
+            raise ProtocolError("old_protocol", f"this server speaks protocol {PROTOCOL_VERSION}, "
+                                f"the client {msg['proto']}: please upgrade the client")
+        self.name = clean_name(msg.get("name"))
+        token = msg.get("token")
+        if token:
+            code, n, secret = self._parse_token(token)
+            stored = await self.server.store.token_hash(code, n)
+            if stored is None or not hmac.compare_digest(stored, token_hash(secret)):
+                raise ProtocolError("bad_token", "the resume token is unknown or expired")
+            self.hello = True
+            await self.send({"t": "welcome", "proto": PROTOCOL_VERSION, "server_time": now_ms(),
+                             "resumed": True})
+            await self._attach(code, n, token)
+            return
+        self.hello = True
+        await self.send({"t": "welcome", "proto": PROTOCOL_VERSION, "server_time": now_ms(),
+                         "resumed": False})
+
+    @staticmethod
+    def _parse_token(token: str) -> tuple[str, int, str]:
+        parts = token.split(".")
+        if len(parts) != 3 or not parts[1].isdigit() or not parts[0].isalnum():
+            raise ProtocolError("bad_token", "the resume token is malformed")
+        return parts[0].upper(), int(parts[1]), parts[2]
+
+    async def _leave_current(self) -> None:
+        if self.code is None:
+            return
+        room = await self.server.store.room(self.code)
+        if room is not None and phase_at(room, now_ms()) in ("countdown", "racing") \
+                and self.state is not None and engine.status(self.state) == engine.IN_PROGRESS:
+            raise ProtocolError("already_in_room", "finish or resign the current race first")
+        if room is not None and room.phase == "lobby":
+            await self.server.store.set_player_fields(self.code, self.n, left=1, ready=0, conn=0)
+            await self._publish_room(self.code)
+        await self.detach()
+
+    async def on_create(self, msg: dict[str, Any]) -> None:
+        variant = self._variant(msg["variant"])
+        await self._leave_current()
+        code = await self.server.store.create_room(
+            variant, self.server.new_deal(), msg.get("players", 2), msg.get("private", True))
+        await self._join(code)
+
+    async def on_join(self, msg: dict[str, Any]) -> None:
+        code = msg["code"].strip().upper()
+        if not code.isalnum():
+            raise ProtocolError("no_room", f"no room has the code {code[:16]!r}")
+        await self._leave_current()
+        await self._join(code)
+
+    async def on_quick(self, msg: dict[str, Any]) -> None:
+        variant = self._variant(msg["variant"])
+        await self._leave_current()
+        store = self.server.store
+        for code in await store.quick_candidates(variant):
+            try:
+                await self._join(code)
+                return
+            except ProtocolError:
+                await store.remove_quick(variant, code)
+        code = await store.create_room(variant, self.server.new_deal(), self.server.settings.quick_size,
+                                       private=False)
+        await store.add_quick(variant, code)
+        await self._join(code)
+
+    def _variant(self, name: str) -> str:
+        try:
+            return get_rules(name).spec.id
+        except UnknownVariant as exc:
+            raise ProtocolError("unknown_variant", str(exc)) from None
+
+    async def _join(self, code: str) -> None:
+        secret = secrets.token_urlsafe(18)  # 144 random bits
+        try:
+            n = await self.server.store.join(code, self.name, token_hash(secret))
+        except RoomError as exc:
+            raise ProtocolError(exc.code, f"cannot join room {code}: {exc.code.replace('_', ' ')}") \
+                from None
+        await self._attach(code, n, f"{code}.{n}.{secret}")
+        await self._publish_room(code)
+
+    async def _attach(self, code: str, n: int, token: str) -> None:
+        room = await self.server.store.room(code)
+        if room is None:
+            raise ProtocolError("no_room", f"room {code} has expired")
+        self.code, self.n, self.token = code, n, token
+        self.variant, self.deal = room.variant, room.deal
+        await self.server.attach(self)
+        await self.server.store.set_player_fields(code, n, conn=1)
+        await self.send({"t": "joined", "code": code, "player": n, "token": token})
+        await self.send(room_message(room, now_ms()))
+        await self._sync_from_room(room)
+        await self.server.store.publish(code, encode(
+            {"t": "_takeover", "player": n, "session": self.id}))
+
+    async def detach(self) -> None:
+        if self.start_task is not None:
+            self.start_task.cancel()
+            self.start_task = None
+        if self.code is not None:
+            await self.server.detach(self)
+        self.code, self.n, self.state, self.v = None, 0, None, 0
+        self.last_seq, self.last_answer = -1, []
+
+    async def _publish_room(self, code: str) -> None:
+        room = await self.server.store.room(code)
+        if room is not None:
+            await self.server.store.publish(code, encode(room_message(room, now_ms())))
+
+    # -- the race --------------------------------------------------------------
+    async def on_ready(self, msg: dict[str, Any]) -> None:
+        code = self._need_room()
+        started, _, _ = await self.server.store.set_ready(code, self.n, True)
+        await self._publish_room(code)
+        if started:
+            log.info("race scheduled", extra=self.log_extra())
+
+    async def on_leave(self, msg: dict[str, Any]) -> None:
+        self._need_room()
+        if self.state is not None and engine.status(self.state) == engine.IN_PROGRESS:
+            await self._play(self.last_seq + 1, "resign", self.v)
+        await self._leave_current()
+
+    async def _sync_from_room(self, room: RoomRow) -> None:
+        """Bring this session up to the stored room: schedule or send the start,
+        rebuild the game from the move log, replay the results."""
+        self.starts_at, self.ends_at = room.starts_at, room.ends_at
+        if room.phase == "lobby":
+            return
+        if room.phase == "racing" and now_ms() < room.starts_at:
+            self._schedule_start()
+            return
+        await self._reload()
+        if self.state is not None:
+            await self._send_view(None)
+        self.server.watch_clock(room)
+        if room.phase == "finished" and room.results:
+            await self.ws.send(room.results)
+
+    def _schedule_start(self) -> None:
+        if self.start_task is None or self.start_task.done():
+            self.start_task = asyncio.create_task(self._start_at(self.starts_at))
+
+    async def _start_at(self, starts_at: int) -> None:
+        await asyncio.sleep(max(0, starts_at - now_ms()) / 1000)
+        room = await self.server.store.room(self.code or "")
+        if room is None:
+            return
+        await self._reload()
+        await self._send_view(None)
+        self.server.watch_clock(room)
+
+    async def _reload(self) -> None:
+        """Rebuild the state from the deal and the stored move log."""
+        assert self.code is not None
+        state = engine.new_game(self.variant, self.deal)
+        self.deck = deck_counter(state)
+        moves = await self.server.store.moves(self.code, self.n)
+        for _, text in moves:
+            state = engine.play(state, text)
+        self.state, self.v = state, len(moves)
+        room = await self.server.store.room(self.code)
+        if room is not None and (p := room.player(self.n)) is not None:
+            self.last_seq = p.seq
+
+    async def _send_view(self, seq: int | None) -> bytes:
+        assert self.state is not None
+        payload = encode({"t": "view", "v": self.v, "seq": seq, "view": view(self.state)})
+        await self.ws.send(payload)
+        return payload
+
+    def _need_room(self) -> str:
+        if self.code is None:
+            raise ProtocolError("not_in_room", "create, join or quick first")
+        return self.code
+
+    async def on_move(self, msg: dict[str, Any]) -> None:
+        await self._play(msg["seq"], msg["move"], msg["v"])
+
+    async def on_resign(self, msg: dict[str, Any]) -> None:
+        await self._play(msg["seq"], "resign", self.v)
+
+    async def _play(self, seq: int, text: str, v: int) -> None:
+        code = self._need_room()
+        if seq == self.last_seq and self.last_answer:
+            for payload in self.last_answer:  # the same seq gets the same answer
+                await self.ws.send(payload)
+            return
+        if seq < self.last_seq:
+            raise ProtocolError("stale_seq", f"seq {seq} is older than the last one ({self.last_seq})")
+        now = now_ms()
+        if self.state is None or now < self.starts_at:
+            raise ProtocolError("not_started", "the race has not started yet")
+        if now >= self.ends_at:
+            await self.server.maybe_finish(code)
+            raise ProtocolError("race_over", "the race clock has run out")
+        if v != self.v:
+            await self.send(error("stale_version", f"the position is at version {self.v}, not {v}", seq))
+            await self._send_view(seq)
+            return
+        try:
+            new_state = engine.play(self.state, text)
+        except (BadMove, IllegalMove, GameOver) as exc:
+            code_ = {BadMove: "bad_move", IllegalMove: "illegal_move", GameOver: "game_over"}[type(exc)]
+            answer = encode(error(code_, str(exc), seq))
+            self.last_seq, self.last_answer = seq, [answer]
+            await self.ws.send(answer)
+            return
+        if not cards_conserved(new_state, self.deck):
+            log.error("card conservation failed: game frozen", extra=self.log_extra())
+            await self.server.store.set_player_fields(code, self.n, status="frozen")
+            raise ProtocolError("internal", "this game failed a consistency check and is frozen")
+        status = engine.status(new_state)
+        fc = engine.foundation_cards(new_state)
+        rules = get_rules(self.variant)
+        progress = encode(progress_message(self.n, status, fc, rules.spec.total_cards, self.v + 1))
+        result, stored_v = await self.server.store.move(code, self.n, self.v, seq, now, text, status,
+                                                        fc, progress)
+        if result == "ok":
+            self.state, self.v = new_state, stored_v
+            self.last_seq = seq
+            self.last_answer = [await self._send_view(seq)]
+            if status != engine.IN_PROGRESS:
+                await self.server.maybe_finish(code)
+            return
+        if result in ("dup", "stale"):
+            # Another connection of this player, or a lost reply: the store wins.
+            await self._reload()
+            if result == "stale":
+                await self.send(error("stale_version", "the position changed: here is the current one",
+                                      seq))
+            self.last_seq = max(self.last_seq, seq) if result == "dup" else self.last_seq
+            answer = await self._send_view(seq)
+            if result == "dup":
+                self.last_answer = [answer]
+            return
+        messages = {"not_started": "the race has not started yet", "race_over": "the race is over",
+                    "game_over": "your game has ended", "stale_seq": "that seq is older than the last one",
+                    "too_long": "this game has reached the move limit"}
+        err = "race_over" if result == "too_long" else result
+        raise ProtocolError(err, messages.get(result, result))
+
+    async def on_record(self, msg: dict[str, Any]) -> None:
+        code = self._need_room()
+        room = await self.server.store.room(code)
+        if room is None or room.phase != "finished":
+            raise ProtocolError("no_results", "records are available once the race has results")
+        n = msg.get("player", self.n)
+        if room.player(n) is None:
+            raise ProtocolError("bad_field", f"room {code} has no player {n}")
+        moves = await self.server.store.moves(code, n)
+        record = {"variant": room.variant, "deal": room.deal, "deal_version": "deal_v1",
+                  "moves": [t for _, t in moves], "ms": [ms for ms, _ in moves]}
+        await self.send({"t": "record", "player": n, "record": record})
+
+    async def on_rematch(self, msg: dict[str, Any]) -> None:
+        code = self._need_room()
+        room = await self.server.store.room(code)
+        if room is None or room.phase != "finished":
+            raise ProtocolError("no_results", "a rematch can be asked for once the race has results")
+        new = room.rematch or await self.server.store.create_room(
+            room.variant, self.server.new_deal(), room.max, room.private, room.min)
+        winner = await self.server.store.claim_rematch(code, new)
+        await self.server.store.publish(code, encode({"t": "rematch", "code": winner}))
+
+    # -- events from the room channel -------------------------------------------
+    async def on_room_event(self, message: dict[str, Any]) -> None:
+        kind = message.get("t")
+        if kind == "_takeover":
+            if message.get("player") == self.n and message.get("session") != self.id:
+                await self.ws.close(1000, "this player connected again elsewhere")
+        elif kind == "room":
+            if message.get("phase") == "countdown" and message.get("starts_at"):
+                self.starts_at = int(message["starts_at"])
+                self.ends_at = int(message["ends_at"])
+                self._schedule_start()
+        elif kind == "rematch":
+            await self.send(message)
+            new_code = str(message["code"])
+            if new_code != self.code:
+                await self.detach()
+                try:
+                    await self._join(new_code)
+                except ProtocolError as exc:
+                    await self.send(error(exc.code, exc.message))
+
+    async def resync(self) -> None:
+        """After pub/sub was lost: re-read the room and tell the client."""
+        if self.code is None:
+            return
+        room = await self.server.store.room(self.code)
+        if room is None:
+            return
+        await self.send(room_message(room, now_ms()))
+        if room.phase == "finished" and room.results:
+            await self.ws.send(room.results)
+        elif room.phase == "racing" and now_ms() < room.starts_at:
+            self.starts_at, self.ends_at = room.starts_at, room.ends_at
+            self._schedule_start()
+        for p in room.players:
+            if p.n != self.n:
+                await self.send(progress_message(p.n, p.status, p.fc,
+                                                 get_rules(room.variant).spec.total_cards, p.v, p.conn))
+        if all_done(room):
+            await self.server.maybe_finish(self.code)

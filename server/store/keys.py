@@ -1,0 +1,32 @@
+"""The Redis key layout (docs/storage.md).
+
+Every key of a room carries the room code as a hash tag, ``room:{CODE}:…``,
+so all of a room's keys sit in one Redis Cluster slot and one Lua script may
+touch them together. The quick-race index is one key per variant.
+"""
+
+from __future__ import annotations
+
+
+def meta(code: str) -> str:
+    return f"room:{{{code}}}:meta"
+
+
+def player(code: str, n: int) -> str:
+    return f"room:{{{code}}}:p:{n}"
+
+
+def log(code: str, n: int) -> str:
+    return f"room:{{{code}}}:log:{n}"
+
+
+def channel(code: str) -> str:
+    return f"room:{{{code}}}:events"
+
+
+def all_player_keys(code: str, players: int) -> list[str]:
+    return [player(code, n) for n in range(1, players + 1)]
+
+
+def quick(variant: str) -> str:
+    return f"quick:{variant}"

@@ -1,0 +1,112 @@
+"""Lua scripts: each state change of a room is one atomic script.
+
+They keep the one-writer guarantee without locks: a move is written only if
+the player's stored version is the one the engine validated against.
+Scripts touch only keys passed in KEYS (all with the room's hash tag).
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+# KEYS: meta, p1..p8 (every possible seat, so the script names all it touches)
+# ARGV: name, tokhash, now, lobby_ttl_ms  -> {player_number} or {0, reason}
+JOIN: Final = """
+local phase = redis.call('HGET', KEYS[1], 'phase')
+if not phase then return {0, 'no_room'} end
+if phase ~= 'lobby' then return {0, 'room_started'} end
+local n = tonumber(redis.call('HGET', KEYS[1], 'players'))
+local max = tonumber(redis.call('HGET', KEYS[1], 'max'))
+if n >= max then return {0, 'room_full'} end
+n = n + 1
+local pkey = KEYS[n + 1]
+redis.call('HSET', KEYS[1], 'players', n)
+redis.call('HSET', pkey, 'name', ARGV[1], 'tok', ARGV[2], 'v', 0, 'seq', -1,
+           'status', 'in_progress', 'fc', 0, 'ready', 0, 'conn', 1, 'joined', ARGV[3], 'left', 0)
+redis.call('PEXPIRE', pkey, ARGV[4])
+redis.call('PEXPIRE', KEYS[1], ARGV[4])
+return {n}
+"""
+
+# KEYS: meta, p1..pN (N = players).  ARGV: player, flag, now, countdown_ms,
+#       race_ms, race_ttl_ms
+# Sets the ready flag; when all seated players (at least two) are ready the
+# race is scheduled. -> {started(0/1), starts_at, ends_at}
+READY: Final = """
+local phase = redis.call('HGET', KEYS[1], 'phase')
+if phase ~= 'lobby' then return {0, 0, 0} end
+-- a player who joined after the caller read the count: retry with all keys
+if tonumber(redis.call('HGET', KEYS[1], 'players')) ~= #KEYS - 1 then return {-1, 0, 0} end
+redis.call('HSET', KEYS[tonumber(ARGV[1]) + 1], 'ready', ARGV[2])
+local ready = 0
+local seated = 0
+for i = 2, #KEYS do
+  if redis.call('HGET', KEYS[i], 'left') ~= '1' then
+    seated = seated + 1
+    if redis.call('HGET', KEYS[i], 'ready') == '1' then ready = ready + 1 end
+  end
+end
+local minp = tonumber(redis.call('HGET', KEYS[1], 'min'))
+if seated < minp or ready < seated then return {0, 0, 0} end
+local starts = tonumber(ARGV[3]) + tonumber(ARGV[4])
+local ends = starts + tonumber(ARGV[5])
+redis.call('HSET', KEYS[1], 'phase', 'racing', 'starts_at', starts, 'ends_at', ends)
+for i = 1, #KEYS do redis.call('PEXPIRE', KEYS[i], ARGV[6]) end
+return {1, starts, ends}
+"""
+
+# KEYS: meta, player hash, log.  ARGV: expected_v, seq, now, move, status,
+#       foundation_cards, progress_payload, channel, max_moves, ttl_ms
+# -> {'ok', v} | {'dup', v} | {'stale', v} | {'stale_seq', v} | {reason, v}
+MOVE: Final = """
+local m = redis.call('HMGET', KEYS[1], 'phase', 'starts_at', 'ends_at')
+local now = tonumber(ARGV[3])
+if m[1] ~= 'racing' then
+  if m[1] == 'finished' then return {'race_over', 0} end
+  return {'not_started', 0}
+end
+if now < tonumber(m[2]) then return {'not_started', 0} end
+if now >= tonumber(m[3]) then return {'race_over', 0} end
+local p = redis.call('HMGET', KEYS[2], 'v', 'seq', 'status', 'fc')
+local v = tonumber(p[1])
+local seq = tonumber(ARGV[2])
+if seq == tonumber(p[2]) then return {'dup', v} end
+if seq < tonumber(p[2]) then return {'stale_seq', v} end
+if p[3] ~= 'in_progress' then return {'game_over', v} end
+if v ~= tonumber(ARGV[1]) then return {'stale', v} end
+if v >= tonumber(ARGV[9]) then return {'too_long', v} end
+v = v + 1
+redis.call('RPUSH', KEYS[3], (now - tonumber(m[2])) .. ' ' .. ARGV[4])
+local fields = {'v', v, 'seq', seq, 'status', ARGV[5], 'fc', ARGV[6]}
+if tonumber(ARGV[6]) > tonumber(p[4]) then
+  table.insert(fields, 'fc_ms'); table.insert(fields, now - tonumber(m[2]))
+end
+if ARGV[5] ~= 'in_progress' then
+  table.insert(fields, 'done_ms'); table.insert(fields, now - tonumber(m[2]))
+end
+redis.call('HSET', KEYS[2], unpack(fields))
+if v == 1 then redis.call('PEXPIRE', KEYS[3], ARGV[10]) end
+redis.call('PUBLISH', ARGV[8], ARGV[7])
+return {'ok', v}
+"""
+
+# KEYS: meta, p1..pN, log1..logN.  ARGV: now, finished_ttl_ms
+# Ends the race if the clock ran out or every game is over. Only the first
+# caller gets 1, so exactly one process publishes the results.
+FINISH: Final = """
+local m = redis.call('HMGET', KEYS[1], 'phase', 'ends_at', 'players')
+if m[1] ~= 'racing' then return 0 end
+if tonumber(m[3]) * 2 ~= #KEYS - 1 then return -1 end
+local now = tonumber(ARGV[1])
+if now < tonumber(m[2]) then
+  for i = 2, #KEYS do
+    if string.find(KEYS[i], ':p:') and redis.call('HGET', KEYS[i], 'status') == 'in_progress'
+       and redis.call('HGET', KEYS[i], 'left') ~= '1' then
+      return 0
+    end
+  end
+end
+redis.call('HSET', KEYS[1], 'phase', 'finished', 'finished_at', now)
+for i = 1, #KEYS do redis.call('PEXPIRE', KEYS[i], ARGV[2]) end
+return 1
+"""

@@ -1,0 +1,232 @@
+"""Rooms and players in Redis (layout in docs/storage.md).
+
+All writes that depend on what is stored go through one Lua script each
+(server/store/lua.py); reads are single pipelines. Redis failures surface as
+:class:`StoreUnavailable`, after which nothing has been acknowledged.
+"""
+
+from __future__ import annotations
+
+import secrets
+import time
+from dataclasses import dataclass, field
+from typing import Any, cast
+
+from redis.asyncio import Redis
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import TimeoutError as RedisTimeoutError
+
+from ..protocol import MAX_PLAYERS
+from . import keys, lua
+from .batch import ScriptBatcher
+
+CODE_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"  # no 0/O, 1/I/L: codes are read aloud
+CODE_LENGTH = 6
+HOUR_MS = 3_600_000
+
+
+class StoreUnavailable(Exception):
+    """Redis could not be reached; nothing was changed by this request."""
+
+
+class RoomError(Exception):
+    """A refusal from the store; ``code`` is a protocol error code."""
+
+    def __init__(self, code: str) -> None:
+        super().__init__(code)
+        self.code = code
+
+
+@dataclass
+class PlayerRow:
+    n: int
+    name: str
+    v: int = 0
+    seq: int = -1
+    status: str = "in_progress"
+    fc: int = 0
+    ready: bool = False
+    conn: bool = False
+    left: bool = False
+    fc_ms: int | None = None
+    done_ms: int | None = None
+
+
+@dataclass
+class RoomRow:
+    code: str
+    variant: str
+    deal: str
+    max: int
+    min: int
+    private: bool
+    phase: str
+    starts_at: int = 0
+    ends_at: int = 0
+    players: list[PlayerRow] = field(default_factory=list)
+    results: bytes | None = None
+    rematch: str | None = None
+
+    def player(self, n: int) -> PlayerRow | None:
+        return self.players[n - 1] if 1 <= n <= len(self.players) else None
+
+
+def now_ms() -> int:
+    return time.time_ns() // 1_000_000
+
+
+def new_code() -> str:
+    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+
+
+def _s(value: Any) -> str:
+    return value.decode() if isinstance(value, bytes) else str(value)
+
+
+def _int(value: Any, default: int = 0) -> int:
+    return int(value) if value not in (None, b"", "") else default
+
+
+class RoomStore:
+    def __init__(self, redis: Redis, *, race_ms: int, countdown_ms: int,
+                 lobby_ttl_ms: int = HOUR_MS, finished_ttl_ms: int = 24 * HOUR_MS,
+                 max_moves: int = 5000) -> None:
+        self.redis = redis
+        self.race_ms = race_ms
+        self.countdown_ms = countdown_ms
+        self.lobby_ttl_ms = lobby_ttl_ms
+        self.finished_ttl_ms = finished_ttl_ms
+        self.race_ttl_ms = countdown_ms + race_ms + HOUR_MS
+        self.max_moves = max_moves
+        self._join = redis.register_script(lua.JOIN)
+        self._ready = redis.register_script(lua.READY)
+        self._finish = redis.register_script(lua.FINISH)
+        self._moves = ScriptBatcher(redis, lua.MOVE)
+
+    async def _guard(self, coro: Any) -> Any:
+        try:
+            return await coro
+        except (RedisConnectionError, RedisTimeoutError, OSError) as exc:
+            raise StoreUnavailable(str(exc)) from None
+
+    async def ping(self) -> bool:
+        try:
+            return bool(await self.redis.ping())
+        except Exception:
+            return False
+
+    # -- rooms -----------------------------------------------------------------
+    async def create_room(self, variant: str, deal: str, max_players: int, private: bool,
+                          min_players: int = 2) -> str:
+        for _ in range(20):
+            code = new_code()
+            created = await self._guard(self.redis.hsetnx(keys.meta(code), "variant", variant))
+            if created:
+                await self._guard(self.redis.hset(keys.meta(code), mapping={
+                    "deal": deal, "max": max_players, "min": min_players,
+                    "private": int(private), "phase": "lobby", "players": 0,
+                    "created": now_ms()}))
+                await self._guard(self.redis.pexpire(keys.meta(code), self.lobby_ttl_ms))
+                return code
+        raise RuntimeError("could not find a free room code")
+
+    async def join(self, code: str, name: str, tokhash: str) -> int:
+        seats = [keys.meta(code)] + keys.all_player_keys(code, MAX_PLAYERS)
+        res = await self._guard(self._join(seats, [name, tokhash, now_ms(), self.lobby_ttl_ms]))
+        if int(res[0]) == 0:
+            raise RoomError(_s(res[1]))
+        return int(res[0])
+
+    async def room(self, code: str) -> RoomRow | None:
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.hgetall(keys.meta(code))
+        for k in keys.all_player_keys(code, MAX_PLAYERS):
+            pipe.hgetall(k)
+        rows = await self._guard(pipe.execute())
+        meta = {_s(k): v for k, v in rows[0].items()}
+        if not meta or "phase" not in meta:
+            return None
+        room = RoomRow(code=code, variant=_s(meta["variant"]), deal=_s(meta["deal"]),
+                       max=_int(meta["max"]), min=_int(meta.get("min"), 2),
+                       private=_s(meta.get("private", "1")) == "1", phase=_s(meta["phase"]),
+                       starts_at=_int(meta.get("starts_at")), ends_at=_int(meta.get("ends_at")),
+                       results=meta.get("results"),
+                       rematch=_s(meta["rematch"]) if "rematch" in meta else None)
+        for n in range(1, _int(meta.get("players")) + 1):
+            p = {_s(k): v for k, v in rows[n].items()}
+            if not p:
+                continue
+            room.players.append(PlayerRow(
+                n=n, name=_s(p.get("name", "")), v=_int(p.get("v")), seq=_int(p.get("seq"), -1),
+                status=_s(p.get("status", "in_progress")), fc=_int(p.get("fc")),
+                ready=_s(p.get("ready", "0")) == "1", conn=_s(p.get("conn", "0")) == "1",
+                left=_s(p.get("left", "0")) == "1",
+                fc_ms=_int(p["fc_ms"]) if "fc_ms" in p else None,
+                done_ms=_int(p["done_ms"]) if "done_ms" in p else None))
+        return room
+
+    async def token_hash(self, code: str, n: int) -> str | None:
+        value = await self._guard(self.redis.hget(keys.player(code, n), "tok"))
+        return _s(value) if value is not None else None
+
+    async def set_ready(self, code: str, n: int, ready: bool) -> tuple[bool, int, int]:
+        for _ in range(MAX_PLAYERS + 1):
+            count = _int(await self._guard(self.redis.hget(keys.meta(code), "players")))
+            ks = [keys.meta(code)] + keys.all_player_keys(code, count)
+            res = await self._guard(self._ready(ks, [n, int(ready), now_ms(), self.countdown_ms,
+                                                     self.race_ms, self.race_ttl_ms]))
+            if int(res[0]) != -1:
+                return int(res[0]) == 1, int(res[1]), int(res[2])
+        raise StoreUnavailable("the room kept changing while marking ready")
+
+    async def set_player_fields(self, code: str, n: int, **fields: str | int | bytes) -> None:
+        await self._guard(self.redis.hset(keys.player(code, n), mapping=cast(Any, fields)))
+
+    async def set_meta_fields(self, code: str, **fields: str | int | bytes) -> None:
+        await self._guard(self.redis.hset(keys.meta(code), mapping=cast(Any, fields)))
+
+    async def claim_rematch(self, code: str, new_code: str) -> str:
+        """Link ``code`` to its rematch room; the first claim wins."""
+        await self._guard(self.redis.hsetnx(keys.meta(code), "rematch", new_code))
+        return _s(await self._guard(self.redis.hget(keys.meta(code), "rematch")))
+
+    # -- moves -----------------------------------------------------------------
+    async def move(self, code: str, n: int, expected_v: int, seq: int, at_ms: int, move: str,
+                   status: str, fc: int, progress: bytes) -> tuple[str, int]:
+        ks = [keys.meta(code), keys.player(code, n), keys.log(code, n)]
+        args = [expected_v, seq, at_ms, move, status, fc, progress, keys.channel(code),
+                self.max_moves, self.race_ttl_ms]
+        res = await self._guard(self._moves.call(ks, args))
+        return _s(res[0]), int(res[1])
+
+    async def moves(self, code: str, n: int) -> list[tuple[int, str]]:
+        rows = await self._guard(self.redis.lrange(keys.log(code, n), 0, -1))
+        out = []
+        for row in rows:
+            ms, _, text = _s(row).partition(" ")
+            out.append((int(ms), text))
+        return out
+
+    async def finish(self, code: str, count: int) -> bool:
+        for _ in range(MAX_PLAYERS + 1):
+            ks = ([keys.meta(code)] + keys.all_player_keys(code, count)
+                  + [keys.log(code, n) for n in range(1, count + 1)])
+            res = int(await self._guard(self._finish(ks, [now_ms(), self.finished_ttl_ms])))
+            if res != -1:
+                return res == 1
+            count = _int(await self._guard(self.redis.hget(keys.meta(code), "players")))
+        return False
+
+    async def publish(self, code: str, payload: bytes) -> None:
+        await self._guard(self.redis.publish(keys.channel(code), payload))
+
+    # -- quick race ------------------------------------------------------------
+    async def quick_candidates(self, variant: str) -> list[str]:
+        rows = await self._guard(self.redis.zrange(keys.quick(variant), 0, 9))
+        return [_s(r) for r in rows]
+
+    async def add_quick(self, variant: str, code: str) -> None:
+        await self._guard(self.redis.zadd(keys.quick(variant), {code: now_ms()}))
+
+    async def remove_quick(self, variant: str, code: str) -> None:
+        await self._guard(self.redis.zrem(keys.quick(variant), code))
