@@ -38,9 +38,12 @@ def is_red(card: Card) -> bool:
     return card >= 26  # hearts and diamonds are suits 2 and 3
 
 
+CARD_TEXT: Final = tuple(r + s for s in SUIT_LETTERS for r in RANK_LETTERS)
+
+
 def card_text(card: Card) -> str:
     """``TD`` for the ten of diamonds: rank letter then suit letter."""
-    return RANK_LETTERS[card % 13] + SUIT_LETTERS[card // 13]
+    return CARD_TEXT[card]
 
 
 def parse_card(text: str) -> Card:

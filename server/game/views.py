@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from .cards import rank_name
-from .engine import IN_PROGRESS, legal_moves, rules_of, status
+from .engine import IN_PROGRESS, rules_of, status
 from .state import STOCK, WASTE, State
 
 
@@ -29,7 +29,7 @@ def view(state: State) -> dict[str, Any]:
         "foundation_cards": rules.foundation_cards(state),
         "total_cards": spec.total_cards,
         "status": st,
-        "legal_moves": [str(m) for m in legal_moves(state)] if st == IN_PROGRESS else [],
+        "legal_moves": [str(m) for m in rules.legal_moves(state)] if st == IN_PROGRESS else [],
         "must_fill": rules.names[state.vacancy] if state.vacancy >= 0 else None,
         "base_rank": rank_name(state.base) if state.base else None,
     }

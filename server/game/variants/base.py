@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from ..cards import Card, card_text
+from ..cards import CARD_TEXT, Card
 from ..moves import DRAW, REDEAL, Move
 from ..state import FIRST_FOUNDATION, STOCK, WASTE, State
 
@@ -142,7 +142,7 @@ class Rules:
                      state.vacancy, state.resigned)
 
     def pile_text(self, state: State, index: int) -> list[str]:
-        return [card_text(c) for c in state.piles[index]]
+        return [CARD_TEXT[c] for c in state.piles[index]]
 
     def extra_view(self, state: State) -> dict[str, Any]:
         """Variant-specific facts for the player's view (e.g. a deal phase)."""

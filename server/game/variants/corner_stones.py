@@ -93,25 +93,43 @@ class CornerStonesRules(Rules):
     def legal_moves(self, state: State) -> list[Move]:
         piles, names = state.piles, self.names
         dealing = bool(piles[STOCK])
+        wanted = self._wanted(piles)
+        tops = [(a, piles[a][-1]) for a in self.tableau_range if piles[a]]
+        by_rank: dict[int, list[int]] = {}
+        if not dealing:
+            for a, c in tops:
+                by_rank.setdefault(c % 13, []).append(a)
         out: list[Move] = []
-        for a in self.tableau_range:
-            if not piles[a]:
-                continue
-            c = piles[a][-1]
-            for b in self.foundation_range:
-                if dealing and not self._side_ok(piles, a, b):
-                    continue
-                if self._why_not_foundation(piles, c, b) is None:
+        for a, c in tops:
+            for b in wanted.get(c, ()):
+                if not dealing or self._side_ok(piles, a, b):
                     out.append(Move("move", names[a], names[b]))
             if not dealing:
-                for b in self.tableau_range:
-                    if b != a and piles[b] and self._neighbours(c, piles[b][-1]):
+                r = c % 13
+                for b in by_rank.get((r + 1) % 13, []) + by_rank.get((r + 12) % 13, []):
+                    if b != a:
                         out.append(Move("move", names[a], names[b]))
         if dealing:
             out.append(DEAL_ONE)
             out.append(DEAL_ROUND)
             out.append(DEAL_ALL)
         return out
+
+    def _wanted(self, piles: tuple[Pile, ...]) -> dict[int, list[int]]:
+        """Each card some foundation would take now -> those foundations."""
+        wanted: dict[int, list[int]] = {}
+        for b in self.foundation_range:
+            f = piles[b]
+            kings = b >= self.f0 + 4
+            if f:
+                if len(f) < 13:
+                    wanted.setdefault(f[-1] + (-1 if kings else 1), []).append(b)
+                continue
+            for s in range(4):
+                c = s * 13 + (12 if kings else 0)
+                if self._why_not_foundation(piles, c, b) is None:
+                    wanted.setdefault(c, []).append(b)
+        return wanted
 
     def why_illegal(self, state: State, move: Move) -> str | None:
         piles = state.piles
