@@ -23,6 +23,7 @@ from websockets.datastructures import Headers
 from websockets.exceptions import ConnectionClosed
 from websockets.http11 import Request, Response
 
+from . import metrics
 from .config import Settings
 from .hub import Hub
 from .protocol import (
@@ -113,6 +114,9 @@ class RaceServer:
 
     # -- the websocket side ------------------------------------------------------
     async def health(self, connection: ServerConnection, request: Request) -> Response | None:
+        if request.path == "/metrics":
+            return Response(200, "OK", Headers([("Content-Type", "text/plain; version=0.0.4")]),
+                            metrics.render())
         if request.path != "/healthz":
             return None
         ok = await self.store.ping()
@@ -122,6 +126,7 @@ class RaceServer:
 
     async def handler(self, ws: ServerConnection) -> None:
         session = Session(self, ws)
+        metrics.CONNECTIONS.inc()
         bad = 0
         refused = 0
         try:
@@ -129,7 +134,7 @@ class RaceServer:
                 if not self._limiter.hit(self._rate, "conn", session.id):
                     refused += 1
                     if refused > self.settings.rate_per_2s:
-                        await ws.close(CLOSE_POLICY, "rate limit exceeded")
+                        await _close_policy(ws, "rate limit exceeded")
                         return
                     await session.send(error("rate_limited", "too many messages: slow down",
                                              _seq_of(frame)))
@@ -142,7 +147,7 @@ class RaceServer:
                     if exc.code in ("bad_frame", "unknown_type", "bad_field"):
                         bad += 1
                         if bad > MAX_BAD_FRAMES:
-                            await ws.close(CLOSE_POLICY, "too many malformed messages")
+                            await _close_policy(ws, "too many malformed messages")
                             return
                     await session.send(error(exc.code, exc.message, _seq_of(frame)))
                 except StoreUnavailable:
@@ -157,6 +162,7 @@ class RaceServer:
             with contextlib.suppress(Exception):
                 await ws.close(CLOSE_INTERNAL, "internal error")
         finally:
+            metrics.CONNECTIONS.dec()
             await self._disconnected(session)
 
     async def _disconnected(self, session: Session) -> None:
@@ -197,6 +203,20 @@ class RaceServer:
             task.cancel()
         await self.hub.stop()
         await self.redis.aclose()
+
+
+async def _close_policy(ws: ServerConnection, reason: str) -> None:
+    """Close with 1008 and read (and drop) what the client still sends meanwhile.
+
+    A flood fills the receive queue, which stops websockets reading the socket;
+    without draining it the client's close frame is never read and the
+    connection lingers for the whole close timeout (10 s) before it is dropped.
+    """
+    closing = asyncio.create_task(ws.close(CLOSE_POLICY, reason))
+    with contextlib.suppress(ConnectionClosed):
+        async for _ in ws:
+            pass
+    await closing
 
 
 def _seq_of(frame: Any) -> int | None:

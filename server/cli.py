@@ -98,6 +98,18 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _bench_arguments(p: argparse.ArgumentParser) -> None:
+    from .benchrun import add_arguments
+
+    add_arguments(p)
+
+
+def _cmd_bench(args: argparse.Namespace) -> int:
+    from .benchrun import main as bench_main
+
+    return bench_main(args)
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = _Parser(prog="patience-server", description="Patience Race server and tools")
     sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
@@ -114,6 +126,9 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--host", default=None, help="default: $PATIENCE_HOST or 127.0.0.1")
     s.add_argument("--port", type=int, default=None, help="default: $PATIENCE_PORT or 8765")
     s.set_defaults(func=_cmd_serve)
+    b = sub.add_parser("bench", help="load-test a server beside a bare websocket echo")
+    _bench_arguments(b)
+    b.set_defaults(func=_cmd_bench)
     return p
 
 

@@ -95,10 +95,17 @@ class Hub:
                 channels = [keys.channel(c) for c in self._rooms]
                 # a placeholder channel keeps the connection subscribed while no room is local
                 await self._pubsub.subscribe("hub:alive", *channels)
-                if self.connected is False and channels:
-                    for code in list(self._rooms):
-                        await self._on_resync(code)
+                resync = self.connected is False and channels
+                # connected before the catch-up: add() subscribes rooms that become
+                # local from now on; the ones added while subscribing are done here
                 self.connected = True
+                late = [ch for ch in (keys.channel(c) for c in self._rooms) if ch not in channels]
+                if late:
+                    await self._pubsub.subscribe(*late)
+                if resync:
+                    for code in list(self._rooms):
+                        if keys.channel(code) in channels:
+                            await self._on_resync(code)
                 delay = 0.1
                 async for item in self._pubsub.listen():
                     if item.get("type") != "message":

@@ -22,6 +22,7 @@ from .game.moves import BadMove, GameOver, IllegalMove
 from .game.state import State
 from .game.variants import UnknownVariant, get_rules
 from .game.views import view
+from .metrics import MOVES_ACCEPTED, MOVES_REJECTED
 from .protocol import MAX_NAME_CHARS, PROTOCOL_VERSION, ProtocolError, encode, error
 from .race import all_done, cards_conserved, deck_counter, phase_at, progress_message, room_message
 from .store.rooms import RoomError, RoomRow, now_ms
@@ -280,6 +281,11 @@ class Session:
             for payload in self.last_answer:  # the same seq gets the same answer
                 await self.ws.send(payload)
             return
+        if seq == self.last_seq and self.state is not None:
+            # Accepted before this connection (the stored seq came with a resume):
+            # that move made the current position, so its view is the same answer.
+            self.last_answer = [await self._send_view(seq)]
+            return
         if seq < self.last_seq:
             raise ProtocolError("stale_seq", f"seq {seq} is older than the last one ({self.last_seq})")
         now = now_ms()
@@ -296,6 +302,7 @@ class Session:
             new_state = engine.play(self.state, text)
         except (BadMove, IllegalMove, GameOver) as exc:
             code_ = {BadMove: "bad_move", IllegalMove: "illegal_move", GameOver: "game_over"}[type(exc)]
+            MOVES_REJECTED.labels(code_).inc()
             answer = encode(error(code_, str(exc), seq))
             self.last_seq, self.last_answer = seq, [answer]
             await self.ws.send(answer)
@@ -311,6 +318,7 @@ class Session:
         result, stored_v = await self.server.store.move(code, self.n, self.v, seq, now, text, status,
                                                         fc, progress)
         if result == "ok":
+            MOVES_ACCEPTED.inc()
             self.state, self.v = new_state, stored_v
             self.last_seq = seq
             self.last_answer = [await self._send_view(seq)]
@@ -362,9 +370,14 @@ class Session:
         kind = message.get("t")
         if kind == "_takeover":
             if message.get("player") == self.n and message.get("session") != self.id:
+                # The newer connection (maybe on another process) owns the seat now:
+                # forget this one so its disconnect does not mark the player gone.
+                if self.code is not None and self.server.sessions.get((self.code, self.n)) is self:
+                    del self.server.sessions[(self.code, self.n)]
                 await self.ws.close(1000, "this player connected again elsewhere")
         elif kind == "room":
-            if message.get("phase") == "countdown" and message.get("starts_at"):
+            if message.get("phase") in ("countdown", "racing") and message.get("starts_at") \
+                    and self.state is None:
                 self.starts_at = int(message["starts_at"])
                 self.ends_at = int(message["ends_at"])
                 self._schedule_start()

@@ -44,6 +44,8 @@ def parse_deal_number(value: int | str) -> tuple[int, bool]:
     if isinstance(value, bool):
         raise BadDealNumber("a deal number must be an integer, not a boolean")
     if isinstance(value, int):
+        if value < 0:  # str(-5) is "-5", and the '-' separator would be stripped
+            raise BadDealNumber(f"deal numbers run from 1 to {MAX_DEAL}: {value!r}")
         text = str(value)
     elif isinstance(value, str):
         text = value

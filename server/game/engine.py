@@ -103,6 +103,8 @@ def is_dead(state: State) -> bool:
     rules = RULES[state.variant]
     if rules.can_draw_or_redeal(state):
         return False
+    if any(m.dst.startswith("f") for m in rules.legal_moves(state)):
+        return False  # the common case, settled without a search
     seen = {state}
     frontier = [state]
     while frontier:

@@ -9,6 +9,7 @@ round trip per batch, and still one round trip per move at low load.
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from typing import Any
 
 from redis.asyncio import Redis
@@ -24,6 +25,8 @@ class ScriptBatcher:
         self._sha: str | None = None
         self._pending: list[tuple[list[str], list[Any], asyncio.Future[Any]]] = []
         self._flushing = False
+        self.round_trips = 0
+        self.on_round_trip: Callable[[], None] | None = None
 
     async def call(self, keys: list[str], args: list[Any]) -> Any:
         fut: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
@@ -72,6 +75,9 @@ class ScriptBatcher:
         pipe = self._redis.pipeline(transaction=False)
         for keys, args, _ in batch:
             pipe.evalsha(self._sha, len(keys), *keys, *args)
+        self.round_trips += 1
+        if self.on_round_trip is not None:
+            self.on_round_trip()
         results: list[Any] = await pipe.execute(raise_on_error=False)
         if any(isinstance(r, NoScriptError) for r in results):
             raise NoScriptError("NOSCRIPT")

@@ -110,3 +110,12 @@ redis.call('HSET', KEYS[1], 'phase', 'finished', 'finished_at', now)
 for i = 1, #KEYS do redis.call('PEXPIRE', KEYS[i], ARGV[2]) end
 return 1
 """
+
+# KEYS: one hash.  ARGV: field, value, field, value...  -> 1, or 0 if the key is gone
+# Updates a room's hash only while it exists: a plain HSET on an expired room would
+# recreate its key without a TTL, and it would never go away.
+HSET_EXISTING: Final = """
+if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
+redis.call('HSET', KEYS[1], unpack(ARGV))
+return 1
+"""

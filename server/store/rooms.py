@@ -10,12 +10,13 @@ from __future__ import annotations
 import secrets
 import time
 from dataclasses import dataclass, field
-from typing import Any, cast
+from typing import Any
 
 from redis.asyncio import Redis
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
+from ..metrics import MOVE_ROUND_TRIPS
 from ..protocol import MAX_PLAYERS
 from . import keys, lua
 from .batch import ScriptBatcher
@@ -101,7 +102,9 @@ class RoomStore:
         self._join = redis.register_script(lua.JOIN)
         self._ready = redis.register_script(lua.READY)
         self._finish = redis.register_script(lua.FINISH)
+        self._hset_existing = redis.register_script(lua.HSET_EXISTING)
         self._moves = ScriptBatcher(redis, lua.MOVE)
+        self._moves.on_round_trip = MOVE_ROUND_TRIPS.inc
 
     async def _guard(self, coro: Any) -> Any:
         try:
@@ -180,10 +183,15 @@ class RoomStore:
         raise StoreUnavailable("the room kept changing while marking ready")
 
     async def set_player_fields(self, code: str, n: int, **fields: str | int | bytes) -> None:
-        await self._guard(self.redis.hset(keys.player(code, n), mapping=cast(Any, fields)))
+        await self._set_existing(keys.player(code, n), fields)
 
     async def set_meta_fields(self, code: str, **fields: str | int | bytes) -> None:
-        await self._guard(self.redis.hset(keys.meta(code), mapping=cast(Any, fields)))
+        await self._set_existing(keys.meta(code), fields)
+
+    async def _set_existing(self, key: str, fields: dict[str, str | int | bytes]) -> None:
+        """HSET that never recreates an expired room's key (it would have no TTL)."""
+        args = [x for pair in fields.items() for x in pair]
+        await self._guard(self._hset_existing([key], args))
 
     async def claim_rematch(self, code: str, new_code: str) -> str:
         """Link ``code`` to its rematch room; the first claim wins."""

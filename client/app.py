@@ -1,0 +1,294 @@
+"""``patience``: the terminal client (prompt_toolkit wiring only).
+
+The screen is one formatted-text window whose content is the screen model from
+:func:`client.screen.render`. The model is recomputed after every key, every
+server message and every clock tick, and the terminal is redrawn only when the
+model differs from the last one. Keys go through :func:`client.keys.press`;
+the commands it returns go to the :class:`~client.connection.ClientSession`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import getpass
+import os
+import sys
+import time
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, Final
+
+if TYPE_CHECKING:  # the heavy imports happen in main(), after the arguments are checked
+    from prompt_toolkit.application import Application
+    from prompt_toolkit.formatted_text import StyleAndTextTuples
+    from prompt_toolkit.input import Input
+    from prompt_toolkit.key_binding import KeyPressEvent
+    from prompt_toolkit.key_binding.key_bindings import NotImplementedOrNone
+    from prompt_toolkit.output import Output
+
+    from .connection import ClientSession
+    from .keys import UI, Command
+    from .screen import Screen
+
+__all__ = ["DEFAULT_SERVER", "RaceApp", "STYLE", "main", "parse_args"]
+
+DEFAULT_SERVER: Final = os.environ.get("PATIENCE_SERVER", "ws://127.0.0.1:8765")
+TICK_S: Final = 0.2  # how often the clock is looked at (a frame is drawn only on change)
+
+STYLE: Final = {
+    "title": "bold",
+    "clock": "bold",
+    "rule": "#888888",
+    "dim": "#888888",
+    "label": "bold",
+    "target": "bold reverse ansigreen",
+    "selected": "bold reverse ansiyellow",
+    "mustfill": "bold ansimagenta",
+    "next": "bold underline ansicyan",
+    "card.red": "bg:#ffffff #cc0000 bold",
+    "card.black": "bg:#ffffff #000000 bold",
+    "card": "bg:#ffffff #000000",
+    "empty": "#888888",
+    "bar.done": "ansigreen",
+    "bar.todo": "#555555",
+    "me": "bold",
+    "error": "ansired bold",
+    "warn": "ansiyellow bold",
+    "info": "ansicyan",
+    "hint": "ansiyellow",
+    "prompt": "bold",
+    "cursor": "reverse",
+    "cursorline": "reverse",
+    "code": "bold reverse",
+    "countdown": "bold ansiyellow",
+}
+
+
+def _default_name() -> str:
+    try:
+        name = getpass.getuser()
+    except Exception:  # no user name in this environment
+        name = ""
+    return (name or "player")[:24]
+
+
+def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
+    p = argparse.ArgumentParser(prog="patience", description="Race patience games from your terminal.")
+    p.add_argument("--server", default=DEFAULT_SERVER,
+                   help=f"the server's websocket address (default: {DEFAULT_SERVER}, or $PATIENCE_SERVER)")
+    p.add_argument("--name", default=None, help="the name opponents see (default: your user name)")
+    p.add_argument("--ascii", action="store_true", help="letters instead of suit glyphs (S H D C)")
+    p.add_argument("--config-dir", default=None, help=argparse.SUPPRESS)  # tests: where tokens live
+    args = p.parse_args(argv)
+    name = (args.name if args.name is not None else _default_name()).strip()
+    if not name or len(name) > 24:
+        p.error("--name must be 1 to 24 characters")
+    args.name = name
+    if "://" not in args.server:  # host:port is enough
+        args.server = "ws://" + args.server
+    return args
+
+
+def _now_ms() -> int:
+    return int(time.time() * 1000)
+
+
+def key_name(event: KeyPressEvent) -> str:
+    """A prompt_toolkit key press as the plain string :mod:`client.keys` expects."""
+    from prompt_toolkit.keys import Keys
+
+    key = event.key_sequence[0].key
+    names = {Keys.Enter: "enter", Keys.ControlM: "enter", Keys.ControlJ: "enter", Keys.Escape: "escape",
+             Keys.Backspace: "backspace", Keys.ControlH: "backspace", Keys.Up: "up", Keys.Down: "down",
+             Keys.Left: "left", Keys.Right: "right", Keys.Tab: "tab", Keys.ControlC: "c-c"}
+    if isinstance(key, Keys):
+        return names.get(key, "")
+    return event.data if len(event.data) == 1 else ""
+
+
+class RaceApp:
+    """The prompt_toolkit application around a :class:`ClientSession`."""
+
+    def __init__(self, session: ClientSession, *, ascii_only: bool = False,
+                 input: Input | None = None, output: Output | None = None) -> None:
+        from prompt_toolkit.application import Application
+        from prompt_toolkit.key_binding import KeyBindings
+        from prompt_toolkit.keys import Keys
+        from prompt_toolkit.layout import Layout, Window
+        from prompt_toolkit.layout.controls import FormattedTextControl
+        from prompt_toolkit.output import ColorDepth
+        from prompt_toolkit.styles import Style
+
+        from .keys import UI
+
+        self.session = session
+        self.ascii_only = ascii_only
+        self.ui: UI = UI()
+        self.model: Screen = ()
+        self.frames = 0  # how many times the model changed (and a redraw was asked for)
+        self.quitting = False
+        self._mode = "lobby"
+        self._tasks: set[asyncio.Task[Any]] = set()
+        kb = KeyBindings()
+
+        @kb.add(Keys.Any)
+        @kb.add(Keys.Enter)
+        @kb.add(Keys.Escape)
+        @kb.add(Keys.Backspace)
+        @kb.add(Keys.Up)
+        @kb.add(Keys.Down)
+        @kb.add(Keys.Left)
+        @kb.add(Keys.Right)
+        @kb.add(Keys.Tab)
+        @kb.add(Keys.ControlC)
+        def _(event: KeyPressEvent) -> NotImplementedOrNone:
+            name = key_name(event)
+            if name:
+                self.on_key(name)
+            return NotImplemented  # on_key asks for a redraw only if the screen changed
+
+        control = FormattedTextControl(self._fragments, focusable=True, show_cursor=False)
+        depth = ColorDepth.DEPTH_1_BIT if os.environ.get("NO_COLOR") else None
+        self.app: Application[int] = Application(
+            layout=Layout(Window(control, wrap_lines=False)), key_bindings=kb, full_screen=True,
+            style=Style.from_dict(STYLE), input=input, output=output, color_depth=depth,
+            mouse_support=False,
+        )
+        self.app.ttimeoutlen = 0.05  # Esc answers at once
+        self.app.timeoutlen = 0.05
+
+    # -- drawing --------------------------------------------------------------------
+    def _width(self) -> int:
+        try:
+            return max(self.app.output.get_size().columns, 40)
+        except Exception:  # no terminal size (e.g. a dummy output)
+            return 80
+
+    def refresh(self) -> bool:
+        """Recompute the screen model; ask for a redraw only if it changed."""
+        from .keys import settle
+        from .screen import render
+        from .state import mode
+
+        current = mode(self.session.state)
+        if current != self._mode:  # a new screen: drop selections and hints of the old one
+            self._mode = current
+            self.ui = settle(self.ui)
+        model = render(self.session.state, self.ui, now_ms=_now_ms(), width=self._width(),
+                       ascii_only=self.ascii_only)
+        if model == self.model:
+            return False
+        self.model = model
+        self.frames += 1
+        self.app.invalidate()
+        return True
+
+    def _fragments(self) -> StyleAndTextTuples:
+        out: StyleAndTextTuples = []
+        for i, line in enumerate(self.model):
+            if i:
+                out.append(("", "\n"))
+            out.extend(line)
+        return out
+
+    # -- input ------------------------------------------------------------------------
+    def on_key(self, key: str) -> None:
+        from .keys import press
+        from .state import mode
+
+        state = self.session.state
+        self.ui, commands = press(self.ui, key, mode=mode(state), view=state.view)
+        for command in commands:
+            self._spawn(self.do(command))
+        self.refresh()
+
+    def _spawn(self, coro: Any) -> None:
+        task = asyncio.get_running_loop().create_task(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def do(self, command: Command) -> None:
+        s = self.session
+        name, arg = command.name, command.arg
+        if name == "quit":
+            self.quitting = True
+            if self.app.is_running:
+                self.app.exit(result=0)
+            return
+        if name == "move":
+            await s.move(arg)
+        elif name == "resign":
+            await s.resign()
+        elif name == "quick":
+            await s.quick(arg)
+        elif name == "create":
+            await s.create(arg, command.num or 2, True)
+        elif name == "join":
+            await s.join(arg)
+        elif name == "ready":
+            await s.ready()
+        elif name == "leave":
+            await s.leave()
+        elif name == "rematch":
+            await s.rematch()
+        self.refresh()
+
+    # -- running ------------------------------------------------------------------------
+    async def _ticker(self) -> None:
+        while True:
+            await asyncio.sleep(TICK_S)
+            self.refresh()
+
+    async def run(self) -> int:
+        self.session.on_change = self.refresh
+        self.refresh()
+        ticker = asyncio.get_running_loop().create_task(self._ticker())
+        try:
+            result = await self.app.run_async()
+        finally:
+            ticker.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await ticker
+            self.session.on_change = None
+        return result or 0
+
+
+def _preload_ui() -> None:
+    """Import what the first frame needs (start-up time: this overlaps the connection)."""
+    import importlib
+
+    for module in ("prompt_toolkit.application", "prompt_toolkit.key_binding", "prompt_toolkit.layout",
+                   "prompt_toolkit.layout.controls", "prompt_toolkit.output", "prompt_toolkit.styles",
+                   "client.keys", "client.screen"):
+        importlib.import_module(module)
+
+
+async def run(args: argparse.Namespace) -> int:
+    from .config import TokenStore
+    from .connection import ClientSession, ServerUnreachable
+
+    session = ClientSession(args.server, args.name, tokens=TokenStore(args.config_dir))
+    try:
+        # the terminal library loads in a thread while the handshake waits on the network
+        await asyncio.gather(session.connect(), asyncio.to_thread(_preload_ui))
+    except ServerUnreachable as exc:
+        print(f"patience: {exc}", file=sys.stderr)
+        return 1
+    app = RaceApp(session, ascii_only=args.ascii)
+    try:
+        return await app.run()
+    finally:
+        await session.close()
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = parse_args(argv)
+    try:
+        return asyncio.run(run(args))
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

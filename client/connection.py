@@ -1,0 +1,338 @@
+"""The connection to a race server: hello, resume, reconnect with backoff.
+
+:class:`ClientSession` is the whole client minus the terminal: the app drives it,
+and tests drive two of them in-process. It keeps one websocket (binary msgpack
+frames, ``server.protocol``'s codec), folds every server message into a
+:class:`~client.state.RaceState`, and when the connection drops it reconnects
+by itself (exponential backoff with jitter, ``state.conn == "reconnecting"``
+meanwhile) and resumes with the room's token. Tokens are kept per server and
+name in a :class:`~client.config.TokenStore`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import random
+import socket
+import time
+from collections import deque
+from collections.abc import Callable
+from typing import Any, Final
+from urllib.parse import urlsplit
+
+import msgpack
+from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed, InvalidStatus, InvalidURI, WebSocketException
+
+from server.protocol import MAX_FRAME_BYTES, MAX_NAME_CHARS, PROTOCOL_VERSION, encode
+
+from .config import TokenStore
+from .state import RaceState, apply, mode
+
+__all__ = [
+    "ClientSession",
+    "ServerUnreachable",
+    "decode_server",
+    "describe_failure",
+]
+
+# Close codes after which reconnecting would be wrong: we were replaced or thrown out.
+_FINAL_CLOSES: Final = {1000: "this seat was taken over by a newer connection",
+                        1008: "the server closed the connection: too many messages",
+                        1009: "the server closed the connection: a message was too large"}
+
+
+class ServerUnreachable(Exception):
+    """The first connection failed; ``str()`` is one sentence for the player."""
+
+
+def decode_server(frame: bytes | str) -> dict[str, Any]:
+    """One server frame -> a message dict with a string ``t``; ValueError otherwise."""
+    if isinstance(frame, str):
+        raise ValueError("the server sent a text frame")
+    try:
+        data = msgpack.unpackb(frame, raw=False, strict_map_key=False)
+    except Exception as exc:  # msgpack raises several unrelated types for bad input
+        raise ValueError("the server sent a frame that is not msgpack") from exc
+    if not isinstance(data, dict) or not isinstance(data.get("t"), str):
+        raise ValueError("the server sent something other than a message")
+    return data
+
+
+def describe_failure(url: str, exc: BaseException) -> str:
+    """One sentence saying why ``url`` could not be reached."""
+    where = f"the Patience Race server at {url}"
+    if isinstance(exc, InvalidURI) or not url.startswith(("ws://", "wss://")):
+        return f"{url!r} is not a websocket address (expected ws://host:port)."
+    if isinstance(exc, ConnectionRefusedError):
+        return f"Cannot reach {where}: the connection was refused (is the server running?)."
+    if isinstance(exc, socket.gaierror):
+        host = urlsplit(url).hostname or url
+        return f"Cannot reach {where}: the host name {host!r} was not found."
+    if isinstance(exc, TimeoutError):
+        return f"Cannot reach {where}: it did not answer in time."
+    if isinstance(exc, InvalidStatus):
+        return f"{url} answered, but not as a Patience Race server (HTTP {exc.response.status_code})."
+    if isinstance(exc, ConnectionClosed):
+        return f"{where.capitalize()} closed the connection before greeting us."
+    if isinstance(exc, WebSocketException):
+        return f"{url} does not speak the websocket protocol expected of a Patience Race server."
+    if isinstance(exc, OSError):
+        reason = (exc.strerror or type(exc).__name__).lower()
+        return f"Cannot reach {where}: {reason}."
+    return f"Cannot reach {where}: {exc}."
+
+
+def _now_ms() -> int:
+    return int(time.time() * 1000)
+
+
+class ClientSession:
+    """One player's connection to one server, with its state.
+
+    ``on_change`` is called (synchronously) after every state change. Commands
+    return once the frame is sent; use :meth:`wait_for` to wait for an answer.
+    """
+
+    def __init__(
+        self,
+        url: str,
+        name: str = "player",
+        *,
+        tokens: TokenStore | None = None,
+        on_change: Callable[[], object] | None = None,
+        backoff_initial: float = 0.25,
+        backoff_max: float = 8.0,
+        open_timeout: float = 5.0,
+        resume: bool = True,
+    ) -> None:
+        self.url = url
+        self.name = name[:MAX_NAME_CHARS] or "player"
+        self.tokens = tokens if tokens is not None else TokenStore.in_memory()
+        self.on_change = on_change
+        self.backoff_initial = backoff_initial
+        self.backoff_max = backoff_max
+        self.open_timeout = open_timeout
+        self.state = RaceState(server=url, name=self.name)
+        self.received: deque[dict[str, Any]] = deque(maxlen=2000)  # the latest messages, for tests
+        self.n_received = 0
+        self.token: str | None = self.tokens.load(url, self.name) if resume else None
+        self._ws: ClientConnection | None = None
+        self._runner: asyncio.Task[None] | None = None
+        self._closing = False
+        self._changed = asyncio.Event()
+        self._seq = 0
+
+    # -- life cycle ---------------------------------------------------------------
+    async def connect(self) -> None:
+        """Open the first connection and say hello; raise :class:`ServerUnreachable`."""
+        try:
+            ws = await self._open()
+        except (OSError, TimeoutError, WebSocketException, ValueError) as exc:
+            self.state.conn = "closed"
+            raise ServerUnreachable(describe_failure(self.url, exc)) from None
+        except _Refused as exc:
+            self.state.conn = "closed"
+            raise ServerUnreachable(str(exc)) from None
+        self._runner = asyncio.get_running_loop().create_task(self._run(ws))
+
+    async def close(self, *, keep_seat: bool | None = None) -> None:
+        """Close the connection. The token is forgotten unless a race is on (or ``keep_seat``)."""
+        self._closing = True
+        if keep_seat is None:
+            keep_seat = mode(self.state) in ("race", "countdown", "room")
+        if not keep_seat:
+            self.tokens.forget(self.url, self.name)
+        else:
+            self.tokens.release(self.url, self.name)
+        if self._ws is not None:
+            with contextlib.suppress(Exception):
+                await self._ws.close()
+        if self._runner is not None:
+            self._runner.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._runner
+        self.state.conn = "closed"
+
+    async def _open(self) -> ClientConnection:
+        """Connect and greet (resuming with the token when there is one)."""
+        while True:
+            ws = await connect(self.url, open_timeout=self.open_timeout, compression=None,
+                               max_size=4 * MAX_FRAME_BYTES)
+            hello: dict[str, Any] = {"t": "hello", "proto": PROTOCOL_VERSION, "name": self.name}
+            if self.token:
+                hello["token"] = self.token
+            try:
+                await ws.send(encode(hello))
+                first = decode_server(await asyncio.wait_for(ws.recv(), self.open_timeout))
+            except BaseException:
+                await ws.close()
+                raise
+            if first.get("t") == "error" and first.get("code") == "bad_token" and self.token:
+                # the room is gone (or the token is not ours any more): start afresh
+                self.token = None
+                self.tokens.forget(self.url, self.name)
+                self.state.leave_room()
+                self._handle(first)
+                await ws.close()
+                continue
+            if first.get("t") == "error":
+                await ws.close()
+                reason = first.get("message") or first.get("code")
+                raise _Refused(f"The server at {self.url} refused us: {reason}.")
+            self._ws = ws
+            self._handle(first)
+            return ws
+
+    async def _run(self, ws: ClientConnection) -> None:
+        while True:
+            try:
+                async for frame in ws:
+                    try:
+                        msg = decode_server(frame)
+                    except ValueError:
+                        continue  # a garbled frame: skip it, the next view corrects us
+                    self._handle(msg)
+            except ConnectionClosed:
+                pass
+            self._ws = None
+            if self._closing:
+                return
+            code = ws.close_code
+            if code in _FINAL_CLOSES:
+                self.state.conn = "closed"
+                self.state.notice, self.state.notice_error = _FINAL_CLOSES[code], True
+                self._changed_now()
+                return
+            ws = await self._reconnect()
+
+    async def _reconnect(self) -> ClientConnection:
+        attempt = 0
+        while True:
+            attempt += 1
+            self.state.conn = "reconnecting"
+            self.state.attempt = attempt
+            self._changed_now()
+            delay = min(self.backoff_max, self.backoff_initial * 2 ** (attempt - 1))
+            await asyncio.sleep(delay * random.uniform(0.5, 1.0))
+            try:
+                return await self._open()
+            except _Refused as exc:
+                self.state.notice, self.state.notice_error = str(exc), True
+            except (OSError, TimeoutError, WebSocketException, ValueError):
+                pass
+
+    # -- incoming -----------------------------------------------------------------
+    def _handle(self, msg: dict[str, Any]) -> None:
+        self.received.append(msg)
+        self.n_received += 1
+        apply(self.state, msg, _now_ms())
+        if msg.get("t") == "joined" and isinstance(msg.get("token"), str):
+            self.token = msg["token"]
+            self.tokens.save(self.url, self.name, msg["token"])
+        self._changed_now()
+
+    def _changed_now(self) -> None:
+        self._changed.set()
+        self._changed = asyncio.Event()
+        if self.on_change is not None:
+            self.on_change()
+
+    async def wait_for(self, predicate: Callable[[RaceState], bool], timeout: float = 10.0) -> RaceState:
+        """Wait until ``predicate(state)`` holds; TimeoutError after ``timeout`` seconds."""
+        async with asyncio.timeout(timeout):
+            while not predicate(self.state):
+                await self._changed.wait()
+        return self.state
+
+    async def wait_message(self, kind: str, timeout: float = 10.0) -> dict[str, Any]:
+        """Wait for the next message of type ``kind`` (after this call)."""
+        start = self.n_received
+
+        def since() -> list[dict[str, Any]]:
+            fresh = self.n_received - start
+            return list(self.received)[-fresh:] if fresh else []
+
+        await self.wait_for(lambda _: any(m.get("t") == kind for m in since()), timeout)
+        return next(m for m in since() if m.get("t") == kind)
+
+    # -- outgoing -----------------------------------------------------------------
+    @property
+    def connected(self) -> bool:
+        return self._ws is not None
+
+    async def send(self, msg: dict[str, Any]) -> bool:
+        """Send one message; False (and a notice) when the connection is down."""
+        ws = self._ws
+        if ws is None:
+            self.state.notice, self.state.notice_error = "not connected: wait for the reconnect", True
+            self._changed_now()
+            return False
+        try:
+            await ws.send(encode(msg))
+        except ConnectionClosed:
+            return False  # the reader notices and reconnects
+        return True
+
+    async def quick(self, variant: str) -> bool:
+        return await self.send({"t": "quick", "variant": variant})
+
+    async def create(self, variant: str, players: int = 2, private: bool = True) -> bool:
+        return await self.send({"t": "create", "variant": variant, "players": players, "private": private})
+
+    async def join(self, code: str) -> bool:
+        return await self.send({"t": "join", "code": code.strip().upper()})
+
+    async def ready(self) -> bool:
+        return await self.send({"t": "ready"})
+
+    async def rematch(self) -> bool:
+        return await self.send({"t": "rematch"})
+
+    async def record(self, player: int | None = None) -> bool:
+        msg: dict[str, Any] = {"t": "record"}
+        if player is not None:
+            msg["player"] = player
+        return await self.send(msg)
+
+    async def ping(self) -> bool:
+        return await self.send({"t": "ping"})
+
+    async def leave(self) -> bool:
+        """Leave the room: the seat and its token are given up."""
+        sent = await self.send({"t": "leave"})
+        self.token = None
+        self.tokens.forget(self.url, self.name)
+        self.state.leave_room()
+        self._changed_now()
+        return sent
+
+    def next_seq(self) -> int:
+        """Increasing move numbers, also across a restart of the client.
+
+        After a restart the client no longer knows the last number the server
+        acknowledged, so numbers follow the race clock (milliseconds since the
+        start), which only grows; within a run they also grow by one at least.
+        """
+        starts = (self.state.room or {}).get("starts_at")
+        floor = 0
+        if isinstance(starts, int) and not isinstance(starts, bool):
+            floor = min(max(self.state.server_now(_now_ms()) - starts, 0), 2**31 - 2**20)
+        self._seq = max(self._seq + 1, floor)
+        return self._seq
+
+    async def move(self, text: str) -> int | None:
+        """Send a move (or an action such as ``draw``); returns its seq, None if not sent."""
+        seq = self.next_seq()
+        sent = await self.send({"t": "move", "seq": seq, "move": text, "v": self.state.v})
+        return seq if sent else None
+
+    async def resign(self) -> int | None:
+        seq = self.next_seq()
+        sent = await self.send({"t": "resign", "seq": seq})
+        return seq if sent else None
+
+
+class _Refused(Exception):
+    """The server answered hello with an error other than bad_token."""

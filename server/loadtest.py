@@ -1,0 +1,278 @@
+"""``patience-server bench``: bots against a real server, beside a bare echo.
+
+Starts a server process (on ``$REDIS_URL`` or its embedded Redis) and a bare
+websockets echo process on the same kind of event loop, then measures, in the
+same run and with the same client:
+
+* closed loop: N players each sending their next move as soon as the last is
+  answered: accepted moves per second and round-trip p50/p99, against the echo
+  answering messages of the same sizes;
+* open loop: M players sending at a fixed total rate: p50/p99 against the echo
+  at the same rate;
+* Redis round trips per accepted move (from the server's /metrics);
+* server memory per idle connected player (RSS growth over K players in lobbies).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import random
+import re
+import subprocess
+import sys
+import time
+import urllib.request
+from dataclasses import dataclass, field
+from typing import Any
+
+import msgpack
+import psutil
+from websockets.asyncio.client import ClientConnection, connect
+
+from .protocol import PROTOCOL_VERSION, encode
+
+MOVE_BYTES = len(encode({"t": "move", "seq": 123, "move": "t10-t12", "v": 123}))
+
+
+# -- processes -------------------------------------------------------------------
+@dataclass
+class Proc:
+    popen: subprocess.Popen[str]
+    url: str
+    port: int
+
+    @property
+    def rss(self) -> int:
+        return int(psutil.Process(self.popen.pid).memory_info().rss)
+
+    def stop(self) -> None:
+        self.popen.terminate()
+        try:
+            self.popen.wait(10)
+        except subprocess.TimeoutExpired:
+            self.popen.kill()
+
+
+def _spawn(args: list[str], env: dict[str, str]) -> Proc:
+    popen = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+                             env=env)
+    assert popen.stdout is not None
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        line = popen.stdout.readline()
+        m = re.search(r"ws://([\d.]+):(\d+)/", line)
+        if m:
+            return Proc(popen, m.group(0), int(m.group(2)))
+        if not line and popen.poll() is not None:
+            break
+    popen.kill()
+    raise RuntimeError(f"could not start {' '.join(args)}")
+
+
+def start_server(data_dir: str) -> Proc:
+    env = dict(os.environ, PATIENCE_PORT="0", PATIENCE_COUNTDOWN_MS="0",
+               PATIENCE_RATE_PER_2S="100000", PATIENCE_RACE_SECONDS="3600",
+               PATIENCE_DATA_DIR=data_dir, PATIENCE_LOG_LEVEL="WARNING")
+    return _spawn([sys.executable, "-m", "server.cli", "serve"], env)
+
+
+def start_echo(reply_bytes: int) -> Proc:
+    return _spawn([sys.executable, "-m", "server.benchrun", "echo", "--reply-bytes", str(reply_bytes)],
+                  dict(os.environ))
+
+
+def metric(proc: Proc, name: str) -> float:
+    with urllib.request.urlopen(f"http://127.0.0.1:{proc.port}/metrics", timeout=5) as resp:
+        text = resp.read().decode()
+    m = re.search(rf"^{name}(?:_total)? ([\d.e+]+)$", text, re.M)
+    return float(m.group(1)) if m else 0.0
+
+
+# -- players ---------------------------------------------------------------------
+@dataclass
+class Stats:
+    rtts: list[float] = field(default_factory=list)
+    reply_bytes: list[int] = field(default_factory=list)
+    accepted: int = 0
+
+
+class Player:
+    """A bench bot: random legal moves (random play keeps games long)."""
+
+    def __init__(self, url: str, rng: random.Random) -> None:
+        self.url, self.rng = url, rng
+        self.ws: ClientConnection | None = None
+        self.view: dict[str, Any] = {}
+        self.v = 0
+        self.seq = 0
+        self.code = ""
+
+    async def _recv(self) -> dict[str, Any]:
+        assert self.ws is not None
+        frame = await self.ws.recv()
+        msg: dict[str, Any] = msgpack.unpackb(frame, raw=False)
+        if msg.get("t") == "view":
+            self.view, self.v = msg["view"], msg["v"]
+        return msg
+
+    async def expect(self, kind: str) -> dict[str, Any]:
+        while True:
+            msg = await self._recv()
+            if msg.get("t") == kind:
+                return msg
+
+    async def open(self) -> None:
+        self.ws = await connect(self.url, compression=None, max_size=2**20, open_timeout=30)
+        await self.ws.send(encode({"t": "hello", "proto": PROTOCOL_VERSION, "name": "bench"}))
+        await self.expect("welcome")
+
+    async def enter(self, code: str | None, variant: str, size: int) -> str:
+        assert self.ws is not None
+        if code is None:
+            await self.ws.send(encode({"t": "create", "variant": variant, "players": size}))
+        else:
+            await self.ws.send(encode({"t": "join", "code": code}))
+        self.code = (await self.expect("joined"))["code"]
+        return self.code
+
+    async def ready(self) -> None:
+        assert self.ws is not None
+        await self.ws.send(encode({"t": "ready"}))
+
+    async def move(self, stats: Stats | None) -> bool:
+        """One move and its answer; False once this game is over."""
+        assert self.ws is not None
+        moves = self.view.get("legal_moves") or []
+        if self.view.get("status") != "in_progress" or not moves:
+            return False
+        self.seq += 1
+        t0 = time.perf_counter()
+        await self.ws.send(encode({"t": "move", "seq": self.seq, "move": self.rng.choice(moves),
+                                   "v": self.v}))
+        while True:
+            frame = await self.ws.recv()
+            msg = msgpack.unpackb(frame, raw=False)
+            if msg.get("seq") == self.seq and msg.get("t") in ("view", "error"):
+                break
+        if msg["t"] == "view":
+            self.view, self.v = msg["view"], msg["v"]
+            if stats is not None:
+                stats.rtts.append(time.perf_counter() - t0)
+                stats.reply_bytes.append(len(frame))
+                stats.accepted += 1
+            return True
+        return msg.get("code") not in ("race_over", "game_over")
+
+    async def rematch(self) -> None:
+        assert self.ws is not None
+        await self.expect("results")
+        await self.ws.send(encode({"t": "rematch"}))
+        await self.expect("joined")
+        await self.ready()
+        await self.expect("view")
+
+
+async def seat(url: str, players: int, per_room: int, variant: str, seed: int) -> list[Player]:
+    rng = random.Random(seed)
+    out = [Player(url, random.Random(rng.random())) for _ in range(players)]
+    for i in range(0, players, 50):
+        await asyncio.gather(*(p.open() for p in out[i:i + 50]))
+    for i in range(0, players, per_room):
+        group = out[i:i + per_room]
+        code = await group[0].enter(None, variant, max(2, len(group)))
+        for p in group[1:]:
+            await p.enter(code, variant, len(group))
+    await asyncio.gather(*(p.ready() for p in out))
+    await asyncio.gather(*(p.expect("view") for p in out))
+    return out
+
+
+async def closed_loop(players: list[Player], seconds: float) -> Stats:
+    stats = Stats()
+    stop = time.perf_counter() + seconds
+
+    async def run(p: Player) -> None:
+        while time.perf_counter() < stop:
+            if not await p.move(stats):
+                await p.rematch()
+
+    await asyncio.gather(*(run(p) for p in players))
+    return stats
+
+
+async def open_loop(players: list[Player], rate: float, seconds: float) -> Stats:
+    stats = Stats()
+    interval = len(players) / rate
+    start = time.perf_counter() + 0.2
+    stop = start + seconds
+
+    async def run(p: Player, offset: float) -> None:
+        nxt = start + offset
+        while nxt < stop:
+            await asyncio.sleep(max(0.0, nxt - time.perf_counter()))
+            if not await p.move(stats):
+                return
+            nxt += interval
+
+    await asyncio.gather(*(run(p, p.rng.random() * interval) for p in players))
+    return stats
+
+
+async def echo_conns(url: str, n: int) -> list[ClientConnection]:
+    conns = []
+    for i in range(0, n, 50):
+        conns += await asyncio.gather(*(connect(url, compression=None, max_size=2**20, open_timeout=30)
+                                        for _ in range(min(50, n - i))))
+    return conns
+
+
+async def echo_closed(conns: list[ClientConnection], seconds: float) -> Stats:
+    stats = Stats()
+    payload = b"m" * MOVE_BYTES
+    stop = time.perf_counter() + seconds
+
+    async def run(ws: ClientConnection) -> None:
+        while time.perf_counter() < stop:
+            t0 = time.perf_counter()
+            await ws.send(payload)
+            await ws.recv()
+            stats.rtts.append(time.perf_counter() - t0)
+            stats.accepted += 1
+
+    await asyncio.gather(*(run(ws) for ws in conns))
+    return stats
+
+
+async def echo_open(conns: list[ClientConnection], rate: float, seconds: float) -> Stats:
+    stats = Stats()
+    payload = b"m" * MOVE_BYTES
+    interval = len(conns) / rate
+    start = time.perf_counter() + 0.2
+    stop = start + seconds
+    rng = random.Random(5)
+
+    async def run(ws: ClientConnection, offset: float) -> None:
+        nxt = start + offset
+        while nxt < stop:
+            await asyncio.sleep(max(0.0, nxt - time.perf_counter()))
+            t0 = time.perf_counter()
+            await ws.send(payload)
+            await ws.recv()
+            stats.rtts.append(time.perf_counter() - t0)
+            stats.accepted += 1
+            nxt += interval
+
+    await asyncio.gather(*(run(ws, rng.random() * interval) for ws in conns))
+    return stats
+
+
+def pct(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))] * 1000
+
+
+async def close_all(conns: list[Any]) -> None:
+    await asyncio.gather(*(c.close() for c in conns), return_exceptions=True)

@@ -1,0 +1,89 @@
+"""Resume tokens per server (and name) in the user's config directory."""
+
+from __future__ import annotations
+
+import json
+import stat
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from client.config import TokenStore, server_key
+
+
+def test_tokens_are_kept_per_server_and_name(tmp_path: Path) -> None:
+    store = TokenStore(tmp_path)
+    store.save("ws://a:1", "ann", "tok-a")
+    store.save("ws://b:2", "ann", "tok-b")
+    store.save("ws://a:1", "bob", "tok-bob")
+    again = TokenStore(tmp_path)  # a new run reads the file
+    assert again.load("ws://a:1", "ann") == "tok-a"
+    assert again.load("WS://A:1/", "ann") == "tok-a"
+    assert again.load("ws://b:2", "ann") == "tok-b"
+    assert again.load("ws://a:1", "bob") == "tok-bob"
+    assert again.load("ws://c:3", "ann") is None
+    again.forget("ws://a:1", "ann")
+    assert TokenStore(tmp_path).load("ws://a:1", "ann") is None
+    assert TokenStore(tmp_path).load("ws://a:1", "bob") == "tok-bob"
+
+
+def test_file_is_private(tmp_path: Path) -> None:
+    store = TokenStore(tmp_path / "cfg")
+    store.save("ws://a:1", "ann", "secret")
+    assert store.path is not None
+    assert stat.S_IMODE(store.path.stat().st_mode) == 0o600
+    assert json.loads(store.path.read_text())[server_key("ws://a:1")]["ann"]["token"] == "secret"
+
+
+def test_default_dir_is_the_user_config_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
+    store = TokenStore()
+    store.save("ws://a:1", "ann", "t")
+    assert (tmp_path / "patience-race" / "tokens.json").exists()
+
+
+def test_a_token_held_by_another_running_client_is_not_reused(tmp_path: Path) -> None:
+    other = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(30)"])
+    try:
+        path = tmp_path / "tokens.json"
+        entry = {"token": "theirs", "pid": other.pid, "saved_at": int(time.time())}
+        path.write_text(json.dumps({server_key("ws://a:1"): {"ann": entry}}))
+        assert TokenStore(tmp_path).load("ws://a:1", "ann") is None
+    finally:
+        other.kill()
+        other.wait()
+    # once that client has gone, its token may be resumed
+    assert TokenStore(tmp_path).load("ws://a:1", "ann") == "theirs"
+
+
+def test_release_keeps_the_token_for_the_next_run(tmp_path: Path) -> None:
+    store = TokenStore(tmp_path)
+    store.save("ws://a:1", "ann", "t")
+    store.release("ws://a:1", "ann")
+    data = json.loads((tmp_path / "tokens.json").read_text())
+    assert data[server_key("ws://a:1")]["ann"]["pid"] is None
+    assert TokenStore(tmp_path).load("ws://a:1", "ann") == "t"
+
+
+def test_old_tokens_are_ignored(tmp_path: Path) -> None:
+    entry = {"token": "old", "pid": None, "saved_at": int(time.time()) - 3 * 24 * 3600}
+    (tmp_path / "tokens.json").write_text(json.dumps({server_key("ws://a:1"): {"ann": entry}}))
+    assert TokenStore(tmp_path).load("ws://a:1", "ann") is None
+
+
+def test_a_broken_or_unwritable_config_costs_only_persistence(tmp_path: Path) -> None:
+    (tmp_path / "tokens.json").write_text("{not json")
+    store = TokenStore(tmp_path)
+    assert store.load("ws://a:1", "ann") is None
+    blocked = tmp_path / "file"
+    blocked.write_text("")
+    odd = TokenStore(blocked / "sub")  # a directory under a file cannot be made
+    odd.save("ws://a:1", "ann", "t")
+    assert odd.load("ws://a:1", "ann") == "t"  # kept in memory for this run
+    memory = TokenStore.in_memory()
+    memory.save("ws://a:1", "ann", "m")
+    assert memory.load("ws://a:1", "ann") == "m" and memory.path is None
+    assert not any(p.name.startswith(".tokens-") for p in tmp_path.iterdir())

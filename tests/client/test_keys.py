@@ -1,0 +1,202 @@
+"""Key presses + the current view -> move text and UI actions, without a terminal."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from client.keys import UI, Command, choose_move, draw_action, pile_key, press, settle, targets
+from client.variants import VARIANTS
+from tests.client.samples import VIEWS
+
+
+def view_with(legal: list[str], base: str = "four-seasons", **extra: Any) -> dict[str, Any]:
+    view = copy.deepcopy(VIEWS[base])
+    view["legal_moves"] = legal
+    view.update(extra)
+    return view
+
+
+def keys(seq: list[str], *, mode: str = "race", view: dict[str, Any] | None = None,
+         ui: UI | None = None) -> tuple[UI, list[Command]]:
+    ui = ui or UI()
+    sent: list[Command] = []
+    for k in seq:
+        ui, commands = press(ui, k, mode=mode, view=view)
+        sent += commands
+    return ui, sent
+
+
+def moves(commands: list[Command]) -> list[str]:
+    return [c.arg for c in commands if c.name == "move"]
+
+
+# -- pile keys ------------------------------------------------------------------------------------
+def test_pile_key_then_target_sends_the_move() -> None:
+    view = view_with(["t3-f1", "t2-t1", "draw"])
+    ui, sent = keys(["2", "1"], view=view)
+    assert moves(sent) == ["t2-t1"] and ui.pending is None
+    _, sent = keys(["w", "3"], view=view)
+    assert moves(sent) == ["w-t3"]  # not legal here: still sent, the server says why
+    _, sent = keys(["s", "4"], view=view)
+    assert moves(sent) == ["s-t4"]
+
+
+def test_first_key_selects_and_highlights_legal_targets() -> None:
+    view = view_with(["t3-f1", "t3-t2", "t5-t1", "draw"])
+    ui, sent = keys(["3"], view=view)
+    assert sent == [] and ui.pending == "t3"
+    assert targets(ui, view) == {"f1", "t2"}
+    ui, _ = keys(["4"], view=view)
+    assert ui.pending == "t4" and targets(ui, view) == frozenset() and "no legal move" in ui.note
+    assert targets(UI(), view) == frozenset()
+
+
+def test_escape_and_the_same_key_cancel() -> None:
+    view = view_with(["t3-f1"])
+    ui, sent = keys(["3", "escape"], view=view)
+    assert ui.pending is None and sent == []
+    ui, sent = keys(["3", "3"], view=view)
+    assert ui.pending is None and sent == []
+
+
+def test_f_picks_the_one_legal_foundation_or_asks_which() -> None:
+    view = view_with(["t3-f1", "draw"])
+    _, sent = keys(["3", "f"], view=view)
+    assert moves(sent) == ["t3-f1"]
+    two = view_with(["w-f1", "w-f3"], base="betsy-ross")
+    ui, sent = keys(["w", "f"], view=two)
+    assert sent == [] and ui.want_foundation and targets(ui, two) == {"f1", "f3"}
+    _, sent = keys(["3"], view=two, ui=ui)
+    assert moves(sent) == ["w-f3"]
+    # no legal foundation: a digit still names one and the server explains
+    _, sent = keys(["2", "f", "4"], view=view)
+    assert moves(sent) == ["t2-f4"]
+    # f then a digit as the source (foundation cards that may move back)
+    ui, _ = keys(["f", "2"], view=view)
+    assert ui.pending == "f2"
+
+
+def test_twelve_pile_keys() -> None:
+    view = view_with(["t9-t12", "t10-t11"], base="simplicity")
+    assert moves(keys(["9", "="], view=view)[1]) == ["t9-t12"]
+    assert moves(keys(["0", "-"], view=view)[1]) == ["t10-t11"]
+    assert [pile_key(f"t{k}") for k in range(1, 13)] == list("1234567890-=")
+    assert pile_key("f3") == "f3" and pile_key("w") == "w"
+    # in the cross there is no t11: '-' after a pile key starts typing the move
+    ui, sent = keys(["w", "-"], view=view_with([]))
+    assert sent == [] and ui.text == "w-" and ui.text_purpose == "move"
+
+
+def test_runs_choose_the_longest_legal_run() -> None:
+    legal = ["t1-t4", "t1-t4:3", "t1-t4:2", "t2-t4"]
+    assert choose_move("t1", "t4", legal) == "t1-t4:3"
+    assert choose_move("t2", "t4", legal) == "t2-t4"
+    assert choose_move("t3", "t4", legal) == "t3-t4"
+
+
+# -- actions --------------------------------------------------------------------------------------
+def test_space_draws_deals_or_redeals() -> None:
+    assert moves(keys([" "], view=view_with(["t3-f1", "draw"]))[1]) == ["draw"]
+    assert moves(keys([" "], view=view_with(["redeal"], stock_count=0, waste_count=9))[1]) == ["redeal"]
+    cs = view_with(["deal", "deal:round", "deal:all"], base="corner-stones-deal")
+    assert moves(keys([" "], view=cs)[1]) == ["deal"]
+    assert moves(keys(["n"], view=cs)[1]) == ["deal:round"]
+    assert moves(keys(["N"], view=cs)[1]) == ["deal:all"]
+    # nothing legal: a sensible guess, which the server answers with its reason
+    assert draw_action(view_with([], stock_count=0, waste_count=3)) == "redeal"
+    assert draw_action(view_with([])) == "draw"
+    assert draw_action(view_with([], base="corner-stones-play")) == "deal"
+
+
+def test_typed_moves() -> None:
+    view = view_with(["t3-f1"])
+    _, sent = keys([":", "t", "3", "-", "f", "1", "enter"], view=view)
+    assert moves(sent) == ["t3-f1"]
+    # a letter that is no hotkey starts the input line by itself
+    ui, sent = keys(list("t1-t4:3"), view=view)
+    assert sent == [] and ui.text == "t1-t4:3"
+    ui, sent = keys(["enter"], view=view, ui=ui)
+    assert moves(sent) == ["t1-t4:3"] and ui.text is None
+    _, sent = keys(list("draw") + ["enter"], view=view)
+    assert moves(sent) == ["draw"]
+    _, sent = keys(["enter"] + list("DEAL:ALL") + ["enter"], view=view)
+    assert moves(sent) == ["deal:all"]
+    ui, sent = keys([":", "x", "y", "backspace", "escape"], view=view)
+    assert sent == [] and ui.text is None
+    ui, _ = keys([":", "a", "b", "backspace"], view=view)
+    assert ui.text == "a"
+
+
+def test_resign_and_quit_ask_first() -> None:
+    view = view_with([])
+    ui, sent = keys(["X"], view=view)
+    assert sent == [] and ui.confirm == "resign"
+    _, sent = keys(["y"], view=view, ui=ui)
+    assert sent == [Command("resign")]
+    _, sent = keys(["X", "n"], view=view)
+    assert sent == []
+    _, sent = keys(["q", "y"], view=view)
+    assert sent == [Command("quit")]
+    assert keys(["c-c"], view=view)[1] == [Command("quit")]
+
+
+def test_help_toggles() -> None:
+    ui, _ = keys(["?"], view=view_with([]))
+    assert ui.help
+    ui, sent = keys(["3"], view=view_with([]), ui=ui)
+    assert not ui.help and ui.pending is None and sent == []  # the key only closed the help
+
+
+# -- lobby, room, results ------------------------------------------------------------------------------
+def test_lobby_quick_race_picks_a_variant() -> None:
+    ui, sent = keys(["1"], mode="lobby")
+    assert ui.menu == "pick" and ui.purpose == "quick" and sent == []
+    _, sent = keys(["1", "enter"], mode="lobby")
+    assert sent == [Command("quick", "four-seasons")]
+    _, sent = keys(["1", "down", "down", "enter"], mode="lobby")
+    assert sent == [Command("quick", VARIANTS[2].id)]
+    _, sent = keys(["1", "9"], mode="lobby")
+    assert sent == [Command("quick", "betsy-ross")]
+    ui, sent = keys(["1", "escape"], mode="lobby")
+    assert ui.menu == "main" and sent == []
+
+
+def test_lobby_create_asks_for_players() -> None:
+    ui, sent = keys(["2", "8"], mode="lobby")
+    assert sent == [] and ui.text_purpose == "players" and ui.variant == "corner-stones"
+    _, sent = keys(["enter"], mode="lobby", ui=ui)
+    assert sent == [Command("create", "corner-stones", 2)]
+    _, sent = keys(["4", "enter"], mode="lobby", ui=ui)
+    assert sent == [Command("create", "corner-stones", 4)]
+    ui2, sent = keys(["9", "enter"], mode="lobby", ui=ui)
+    assert sent == [] and "2 to 8" in ui2.note
+
+
+def test_lobby_join_by_code_and_menu_keys() -> None:
+    _, sent = keys(["3", "k", "7", "q", "x", "2", "m", "enter"], mode="lobby")
+    assert sent == [Command("join", "K7QX2M")]
+    _, sent = keys(["down", "down", "enter", "a", "enter"], mode="lobby")
+    assert sent == [Command("join", "A")]
+    ui, sent = keys(["4"], mode="lobby")
+    assert ui.purpose == "browse"
+    ui, sent = keys(["3"], mode="lobby", ui=ui)
+    assert sent == [] and ui.cursor == 2  # browsing only moves the cursor
+    assert keys(["q"], mode="lobby")[1] == [Command("quit")]
+
+
+def test_room_and_results_keys() -> None:
+    assert keys(["r"], mode="room")[1] == [Command("ready")]
+    assert keys(["l"], mode="room")[1] == [Command("leave")]
+    assert keys(["r"], mode="countdown")[1] == []
+    assert keys(["m"], mode="results")[1] == [Command("rematch")]
+    assert keys(["l"], mode="results")[1] == [Command("leave")]
+    assert keys(["q"], mode="results")[1] == [Command("quit")]
+
+
+def test_a_new_screen_drops_the_old_selection() -> None:
+    ui = UI(menu="pick", cursor=3, pending="t3", want_foundation=True, confirm="resign", note="x",
+            text="t3-", text_purpose="move", help=True)
+    fresh = settle(ui)
+    assert (fresh.menu, fresh.cursor, fresh.pending, fresh.want_foundation, fresh.confirm, fresh.note,
+            fresh.text) == ("main", 0, None, False, "", "", None)
