@@ -22,7 +22,7 @@ RESIGNED: Final = "resigned"
 
 # A dead-position search gives up (and calls the game alive) past this many
 # positions; the cross games and Betsy Ross never come near it.
-DEAD_SEARCH_CAP: Final = 20_000
+DEAD_SEARCH_CAP: Final = 3_000
 
 __all__ = [
     "BadMove", "GameOver", "IllegalMove", "Move", "State",
@@ -91,7 +91,6 @@ def status(state: State) -> str:
     return IN_PROGRESS
 
 
-@lru_cache(maxsize=4096)
 def is_dead(state: State) -> bool:
     """True when no sequence of moves can put another card on a foundation.
 
@@ -105,7 +104,30 @@ def is_dead(state: State) -> bool:
         return False
     if any(m.dst.startswith("f") for m in rules.legal_moves(state)):
         return False  # the common case, settled without a search
-    seen = {state}
+    return _no_foundation_move_reachable(state)
+
+
+# Keys of positions proven dead. A search that exhausts every position
+# reachable from a start without a foundation move proves all of them dead,
+# so a player moving around inside a dead position costs one search, not one
+# per move. A search that gives up marks what it saw as undecided, which is
+# always sound (undecided only ever means "not declared dead") and keeps a
+# player wandering in a huge position from paying for the search again.
+# Both are bounded: cleared when full.
+_DEAD_KEYS: set[tuple[object, ...]] = set()
+_UNDECIDED_KEYS: set[tuple[object, ...]] = set()
+_KEYS_MAX: Final = 200_000
+
+
+@lru_cache(maxsize=4096)
+def _no_foundation_move_reachable(state: State) -> bool:
+    rules = RULES[state.variant]
+    start = rules.search_key(state)
+    if start in _DEAD_KEYS:
+        return True
+    if start in _UNDECIDED_KEYS:
+        return False
+    seen = {start}
     frontier = [state]
     while frontier:
         s = frontier.pop()
@@ -113,9 +135,27 @@ def is_dead(state: State) -> bool:
             if m.dst.startswith("f"):
                 return False
             nxt = rules.apply(s, m)
-            if nxt not in seen:
+            key = rules.search_key(nxt)
+            if key in _DEAD_KEYS:
+                continue  # nothing new can be found from there
+            if key not in seen:
                 if len(seen) >= DEAD_SEARCH_CAP:
+                    _remember(_UNDECIDED_KEYS, seen)
                     return False
-                seen.add(nxt)
+                seen.add(key)
                 frontier.append(nxt)
+    _remember(_DEAD_KEYS, seen)
     return True
+
+
+def _remember(keys: set[tuple[object, ...]], seen: set[tuple[object, ...]]) -> None:
+    if len(keys) + len(seen) > _KEYS_MAX:
+        keys.clear()
+    keys.update(seen)
+
+
+def clear_caches() -> None:
+    """Forget every remembered verdict (for tests that change the search cap)."""
+    _no_foundation_move_reachable.cache_clear()
+    _DEAD_KEYS.clear()
+    _UNDECIDED_KEYS.clear()

@@ -80,6 +80,8 @@ def record_from_json(text: str) -> Record:
         data = json.loads(text)
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
         raise BadRecord(f"not JSON: {exc.msg if isinstance(exc, json.JSONDecodeError) else exc}") from None
+    except RecursionError:  # e.g. "[[[[..." nested deeper than the decoder's stack
+        raise BadRecord("not JSON: nested too deeply") from None
     return record_from_dict(data)
 
 

@@ -144,6 +144,16 @@ class Rules:
     def pile_text(self, state: State, index: int) -> list[str]:
         return [CARD_TEXT[c] for c in state.piles[index]]
 
+    def search_key(self, state: State) -> tuple[Any, ...]:
+        """A key equal for positions that differ only by which tableau pile is
+        which. Sound for the dead-position search: it runs only once the stock
+        can bring nothing new, and from then on every family's tableau piles
+        play alike (Corner Stones' side piles differ only during the deal; a
+        1883 vacancy is just "some empty pile must be filled")."""
+        piles = state.piles
+        return (piles[: self.t0], tuple(sorted(piles[self.t0 : self.i0])), piles[self.i0 :],
+                state.vacancy >= 0, state.redeals)
+
     def extra_view(self, state: State) -> dict[str, Any]:
         """Variant-specific facts for the player's view (e.g. a deal phase)."""
         return {}

@@ -1,0 +1,151 @@
+"""Shared helpers for the game-core tests: build positions by hand, read piles
+back as card texts, list every well-formed move of a variant, play random games.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+
+from server.game import engine
+from server.game.cards import RANK_LETTERS, Card, card_text, parse_card
+from server.game.moves import DEAL_ALL, DEAL_ONE, DEAL_ROUND, DRAW, REDEAL, Move
+from server.game.state import STOCK, State
+from server.game.variants import Rules, get_rules, variant_ids
+
+ALL_VARIANTS: tuple[str, ...] = tuple(variant_ids())
+CROSS_VARIANTS: tuple[str, ...] = (
+    "four-seasons", "four-seasons-1883", "vanishing-cross", "four-seasons-redeal",
+    "czarina", "corners", "simplicity",
+)
+# the cross variants whose tableau builds (Corners has single-card cells instead)
+BUILDING_VARIANTS: tuple[str, ...] = tuple(v for v in CROSS_VARIANTS if v != "corners")
+
+PileSpec = str | Sequence[str] | Sequence[Card]
+
+
+def words(text: str) -> list[str]:
+    """``"JD 2D"`` -> ``["JD", "2D"]``: card lists written the way rules.md writes them."""
+    return text.split()
+
+
+def cards(spec: PileSpec) -> tuple[Card, ...]:
+    """``"TD 9C"`` (or ``["TD", "9C"]``, or card ints) -> card values, bottom first."""
+    items: Sequence[str] | Sequence[Card] = spec.split() if isinstance(spec, str) else spec
+    return tuple(c if isinstance(c, int) else parse_card(c) for c in items)
+
+
+def build(
+    variant: str,
+    piles: Mapping[str, PileSpec],
+    *,
+    base: str | int = 0,
+    redeals: int = 0,
+    vacancy: str | None = None,
+    resigned: bool = False,
+) -> State:
+    """A State of ``variant`` from pile name -> cards (bottom first; for ``s`` the
+    last card is the next one drawn or dealt). Unnamed piles are empty.
+
+    ``base`` is the cross family's base rank, as a rank letter (``"5"``, ``"K"``)
+    or a number 1..13; ``vacancy`` names the pile the 1883 rules oblige to fill.
+    """
+    rules = get_rules(variant)
+    out: list[tuple[Card, ...]] = [()] * len(rules.names)
+    for name, spec in piles.items():
+        out[rules.index[name]] = cards(spec)
+    b = RANK_LETTERS.index(base) + 1 if isinstance(base, str) else base
+    v = rules.index[vacancy] if vacancy is not None else -1
+    return State(rules.spec.id, tuple(out), b, redeals, v, resigned)
+
+
+def texts(state: State, pile: str) -> list[str]:
+    """The cards of one pile as texts, bottom first."""
+    return [card_text(c) for c in state.piles[engine.rules_of(state).index[pile]]]
+
+
+def top(state: State, pile: str) -> str | None:
+    t = texts(state, pile)
+    return t[-1] if t else None
+
+
+def stock_next_first(state: State) -> list[str]:
+    return [card_text(c) for c in reversed(state.piles[STOCK])]
+
+
+def card_multiset(state: State) -> Counter[Card]:
+    return Counter(c for pile in state.piles for c in pile)
+
+
+def candidate_moves(rules: Rules, max_n: int = 13) -> list[Move]:
+    """Every well-formed move naming this variant's piles: all ordered pairs of
+    distinct pile names with 1..max_n cards, plus every action but resign.
+
+    13 covers every run but the 1883 rules' longest: a run there builds down
+    regardless of suit and wraps K on A, so it may be longer than a suit."""
+    names = rules.names
+    out = [Move("move", a, b, n) for a in names for b in names if a != b for n in range(1, max_n + 1)]
+    return out + [DRAW, REDEAL, DEAL_ONE, DEAL_ROUND, DEAL_ALL]
+
+
+@dataclass
+class Trace:
+    """A game played by random legal moves: ``states[k+1]`` follows ``moves[k]``."""
+
+    variant: str
+    deal: int | str
+    states: list[State]
+    moves: list[Move]
+
+    @property
+    def final(self) -> State:
+        return self.states[-1]
+
+
+def random_game(variant: str, deal: int | str, seed: int, max_moves: int = 300) -> Trace:
+    """Play up to ``max_moves`` random legal moves (never resign) from ``new_game``,
+    stopping when the game is over."""
+    rng = random.Random(seed)
+    state = engine.new_game(variant, deal)
+    states, played = [state], []
+    for _ in range(max_moves):
+        legal = engine.legal_moves(state)
+        if not legal:
+            break
+        m = rng.choice(legal)
+        state = engine.apply(state, m)
+        states.append(state)
+        played.append(m)
+    return Trace(variant, deal, states, played)
+
+
+def clear_engine_caches() -> None:
+    """Forget every memoised verdict of the engine."""
+    engine.clear_caches()
+    for obj in vars(engine).values():
+        clear = getattr(obj, "cache_clear", None)
+        if callable(clear):
+            clear()
+
+
+@contextmanager
+def small_dead_search(cap: int = 300) -> Iterator[None]:
+    """Lower the dead-position search cap while random games are played.
+
+    Endgames of the cross games can make every status call search up to
+    ``DEAD_SEARCH_CAP`` positions (about a second each); the properties tested
+    with random play do not depend on the cap, which only decides when the
+    engine stops looking and calls a game alive. The memo is cleared on both
+    sides so no verdict reached under the small cap leaks into other tests.
+    """
+    saved = engine.DEAD_SEARCH_CAP
+    clear_engine_caches()
+    engine.DEAD_SEARCH_CAP = cap  # type: ignore[misc]
+    try:
+        yield
+    finally:
+        engine.DEAD_SEARCH_CAP = saved  # type: ignore[misc]
+        clear_engine_caches()
