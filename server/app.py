@@ -37,7 +37,7 @@ from .protocol import (
     error,
 )
 from .race import all_done, results_message
-from .session import Session
+from .session import STORE_RETRY_S, Session
 from .store.rooms import RoomRow, RoomStore, StoreUnavailable, now_ms
 
 log = logging.getLogger("patience.server")
@@ -94,8 +94,12 @@ class RaceServer:
 
     async def _clock(self, code: str, ends_at: int) -> None:
         await asyncio.sleep(max(0, ends_at - now_ms()) / 1000 + 0.05)
-        with contextlib.suppress(StoreUnavailable):
-            await self.maybe_finish(code)
+        while True:  # Redis may be away when the clock runs out: the results still come
+            try:
+                await self.maybe_finish(code)
+                break
+            except StoreUnavailable:
+                await asyncio.sleep(STORE_RETRY_S)
         self._clocks.pop(code, None)
 
     async def maybe_finish(self, code: str) -> None:

@@ -110,6 +110,26 @@ def _cmd_bench(args: argparse.Namespace) -> int:
     return bench_main(args)
 
 
+def _cmd_solve(args: argparse.Namespace) -> int:
+    from .game.solver import DEFAULT_BUDGET, solve
+
+    budget = DEFAULT_BUDGET if args.budget is None else args.budget
+    if budget < 1:
+        sys.stderr.write("patience-server: --budget must be a positive number of nodes\n")
+        return EXIT_USAGE
+    rules = get_rules(args.variant)
+    parse_deal_number(args.number)
+    res = solve(rules.spec.id, args.number, budget)
+    if args.json:
+        print(json.dumps(res.to_json()))
+    else:
+        print(f"{rules.spec.name} #{args.number}: {res.result} "
+              f"({res.nodes} nodes, {res.seconds:.2f} s, best {res.best_progress} foundation cards)")
+        if res.moves:
+            print(" ".join(res.moves))
+    return EXIT_OK
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = _Parser(prog="patience-server", description="Patience Race server and tools")
     sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
@@ -122,6 +142,13 @@ def build_parser() -> argparse.ArgumentParser:
     v = sub.add_parser("verify", help="replay a game record and judge it")
     v.add_argument("record")
     v.set_defaults(func=_cmd_verify)
+    so = sub.add_parser("solve", help="decide a deal: won (with a line), lost (proved) or unknown")
+    so.add_argument("variant")
+    so.add_argument("number")
+    so.add_argument("--budget", type=int, default=None, metavar="NODES",
+                    help="search at most this many positions (default 200000)")
+    so.add_argument("--json", action="store_true")
+    so.set_defaults(func=_cmd_solve)
     s = sub.add_parser("serve", help="run the race server")
     s.add_argument("--host", default=None, help="default: $PATIENCE_HOST or 127.0.0.1")
     s.add_argument("--port", type=int, default=None, help="default: $PATIENCE_PORT or 8765")

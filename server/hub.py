@@ -95,7 +95,7 @@ class Hub:
                 channels = [keys.channel(c) for c in self._rooms]
                 # a placeholder channel keeps the connection subscribed while no room is local
                 await self._pubsub.subscribe("hub:alive", *channels)
-                resync = self.connected is False and channels
+                resync = not self.connected and bool(channels)
                 # connected before the catch-up: add() subscribes rooms that become
                 # local from now on; the ones added while subscribing are done here
                 self.connected = True

@@ -25,7 +25,7 @@ from .game.views import view
 from .metrics import MOVES_ACCEPTED, MOVES_REJECTED
 from .protocol import MAX_NAME_CHARS, PROTOCOL_VERSION, ProtocolError, encode, error
 from .race import all_done, cards_conserved, deck_counter, phase_at, progress_message, room_message
-from .store.rooms import RoomError, RoomRow, now_ms
+from .store.rooms import RoomError, RoomRow, StoreUnavailable, now_ms
 
 if TYPE_CHECKING:
     from websockets.asyncio.server import ServerConnection
@@ -33,6 +33,8 @@ if TYPE_CHECKING:
     from .app import RaceServer
 
 log = logging.getLogger("patience.session")
+
+STORE_RETRY_S = 0.25  # how often background work retries while Redis is unreachable
 
 
 def clean_name(name: str | None) -> str:
@@ -66,6 +68,7 @@ class Session:
         self.last_seq = -1
         self.last_answer: list[bytes] = []
         self.start_task: asyncio.Task[None] | None = None
+        self.closing: asyncio.Task[None] | None = None
 
     # -- plumbing --------------------------------------------------------------
     async def send(self, message: dict[str, Any]) -> None:
@@ -132,9 +135,12 @@ class Session:
     async def on_create(self, msg: dict[str, Any]) -> None:
         variant = self._variant(msg["variant"])
         await self._leave_current()
+        private = msg.get("private", True)
         code = await self.server.store.create_room(
-            variant, self.server.new_deal(), msg.get("players", 2), msg.get("private", True))
+            variant, self.server.new_deal(), msg.get("players", 2), private)
         await self._join(code)
+        if not private:  # an open room is one a quick race may join
+            await self.server.store.add_quick(variant, code)
 
     async def on_join(self, msg: dict[str, Any]) -> None:
         code = msg["code"].strip().upper()
@@ -238,10 +244,15 @@ class Session:
 
     async def _start_at(self, starts_at: int) -> None:
         await asyncio.sleep(max(0, starts_at - now_ms()) / 1000)
-        room = await self.server.store.room(self.code or "")
-        if room is None:
-            return
-        await self._reload()
+        while True:  # Redis may be away at the start: the view still comes when it is back
+            try:
+                room = await self.server.store.room(self.code or "")
+                if room is None:
+                    return
+                await self._reload()
+                break
+            except StoreUnavailable:
+                await asyncio.sleep(STORE_RETRY_S)
         await self._send_view(None)
         self.server.watch_clock(room)
 
@@ -374,7 +385,10 @@ class Session:
                 # forget this one so its disconnect does not mark the player gone.
                 if self.code is not None and self.server.sessions.get((self.code, self.n)) is self:
                     del self.server.sessions[(self.code, self.n)]
-                await self.ws.close(1000, "this player connected again elsewhere")
+                # Not awaited: the old connection is often a dead one that will never
+                # answer, and the closing handshake must not hold up the room's events.
+                self.closing = asyncio.create_task(
+                    self.ws.close(1000, "this player connected again elsewhere"))
         elif kind == "room":
             if message.get("phase") in ("countdown", "racing") and message.get("starts_at") \
                     and self.state is None:

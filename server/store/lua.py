@@ -17,15 +17,23 @@ if not phase then return {0, 'no_room'} end
 if phase ~= 'lobby' then return {0, 'room_started'} end
 local n = tonumber(redis.call('HGET', KEYS[1], 'players'))
 local max = tonumber(redis.call('HGET', KEYS[1], 'max'))
-if n >= max then return {0, 'room_full'} end
-n = n + 1
-local pkey = KEYS[n + 1]
-redis.call('HSET', KEYS[1], 'players', n)
+-- a seat left in the lobby is free again (its old token dies with it)
+local seat = 0
+for i = 1, n do
+  if redis.call('HGET', KEYS[i + 1], 'left') == '1' then seat = i; break end
+end
+if seat == 0 then
+  if n >= max then return {0, 'room_full'} end
+  seat = n + 1
+  redis.call('HSET', KEYS[1], 'players', seat)
+end
+local pkey = KEYS[seat + 1]
+redis.call('DEL', pkey)
 redis.call('HSET', pkey, 'name', ARGV[1], 'tok', ARGV[2], 'v', 0, 'seq', -1,
            'status', 'in_progress', 'fc', 0, 'ready', 0, 'conn', 1, 'joined', ARGV[3], 'left', 0)
 redis.call('PEXPIRE', pkey, ARGV[4])
 redis.call('PEXPIRE', KEYS[1], ARGV[4])
-return {n}
+return {seat}
 """
 
 # KEYS: meta, p1..pN (N = players).  ARGV: player, flag, now, countdown_ms,

@@ -10,7 +10,7 @@ from __future__ import annotations
 import secrets
 import time
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from redis.asyncio import Redis
 from redis.exceptions import ConnectionError as RedisConnectionError
@@ -67,6 +67,8 @@ class RoomRow:
     players: list[PlayerRow] = field(default_factory=list)
     results: bytes | None = None
     rematch: str | None = None
+    daily: str | None = None  # the date, for a daily-challenge room
+    ranked: bool = False  # a daily room holding the player's first attempt of the day
 
     def player(self, n: int) -> PlayerRow | None:
         return self.players[n - 1] if 1 <= n <= len(self.players) else None
@@ -120,15 +122,16 @@ class RoomStore:
 
     # -- rooms -----------------------------------------------------------------
     async def create_room(self, variant: str, deal: str, max_players: int, private: bool,
-                          min_players: int = 2) -> str:
+                          min_players: int = 2, **extra: str | int) -> str:
         for _ in range(20):
             code = new_code()
             created = await self._guard(self.redis.hsetnx(keys.meta(code), "variant", variant))
             if created:
-                await self._guard(self.redis.hset(keys.meta(code), mapping={
+                fields: dict[str, str | int] = {
                     "deal": deal, "max": max_players, "min": min_players,
                     "private": int(private), "phase": "lobby", "players": 0,
-                    "created": now_ms()}))
+                    "created": now_ms(), **extra}
+                await self._guard(self.redis.hset(keys.meta(code), mapping=cast(Any, fields)))
                 await self._guard(self.redis.pexpire(keys.meta(code), self.lobby_ttl_ms))
                 return code
         raise RuntimeError("could not find a free room code")
@@ -154,7 +157,9 @@ class RoomStore:
                        private=_s(meta.get("private", "1")) == "1", phase=_s(meta["phase"]),
                        starts_at=_int(meta.get("starts_at")), ends_at=_int(meta.get("ends_at")),
                        results=meta.get("results"),
-                       rematch=_s(meta["rematch"]) if "rematch" in meta else None)
+                       rematch=_s(meta["rematch"]) if "rematch" in meta else None,
+                       daily=_s(meta["daily"]) if "daily" in meta else None,
+                       ranked=_s(meta.get("ranked", "0")) == "1")
         for n in range(1, _int(meta.get("players")) + 1):
             p = {_s(k): v for k, v in rows[n].items()}
             if not p:

@@ -1,0 +1,175 @@
+"""Identities, daily deals, leaderboards, ratings and streaks in Redis.
+
+Key layout (docs/storage.md): a player's keys share the tag ``{name}``; a
+day's keys share ``{DATE|VARIANT}`` so the first-attempt check and the board
+entry are one script. Daily keys expire after DAILY_TTL_DAYS.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from openskill.models import PlackettLuce
+from redis.asyncio import Redis
+
+from ..daily import DailyDeal, board_score, score_fields
+from .rooms import RoomStore
+
+DAILY_TTL_S = 120 * 86_400
+_RATING = PlackettLuce()
+
+# KEYS: board zset, results hash.  ARGV: name, score, result json, ttl_s
+# -> 1 if entered (the first ranked result of that name that day), else 0
+ENTER_BOARD = """
+local added = redis.call('ZADD', KEYS[1], 'NX', ARGV[2], ARGV[1])
+if added == 1 then redis.call('HSET', KEYS[2], ARGV[1], ARGV[3]) end
+for i = 1, 2 do redis.call('EXPIRE', KEYS[i], ARGV[4]) end
+return added
+"""
+
+
+def user_key(name: str) -> str:
+    return f"user:{{{name.casefold()}}}"
+
+
+def daily_key(date: str, variant: str, part: str) -> str:
+    return f"daily:{{{date}|{variant}}}:{part}"
+
+
+def alltime_key(board: str) -> str:
+    return f"board:{{alltime}}:{board}"
+
+
+def _s(value: Any) -> str:
+    return value.decode() if isinstance(value, bytes) else str(value)
+
+
+class BoardStore:
+    def __init__(self, redis: Redis, rooms: RoomStore) -> None:
+        self.redis = redis
+        self._guard = rooms._guard  # the same mapping of Redis failures to StoreUnavailable
+        self._enter_board = redis.register_script(ENTER_BOARD)
+
+    # -- identity --------------------------------------------------------------
+    async def claim(self, name: str, keyhash: str, now: int) -> bool:
+        """Claim ``name`` for the holder of the key; False if already claimed."""
+        ok = await self._guard(self.redis.hsetnx(user_key(name), "key", keyhash))
+        if ok:
+            await self._guard(self.redis.hset(user_key(name), mapping={"name": name, "created": now}))
+        return bool(ok)
+
+    async def key_hash(self, name: str) -> str | None:
+        value = await self._guard(self.redis.hget(user_key(name), "key"))
+        return _s(value) if value is not None else None
+
+    # -- daily deals -----------------------------------------------------------
+    async def daily(self, date: str, variant: str) -> DailyDeal | None:
+        row = await self._guard(self.redis.hgetall(daily_key(date, variant, "deal")))
+        if not row:
+            return None
+        return DailyDeal.from_store({_s(k): _s(v) for k, v in row.items()})
+
+    async def save_daily(self, deal: DailyDeal) -> DailyDeal:
+        """Store the day's deal unless another process stored one first; return the stored one."""
+        key = daily_key(deal.date, deal.variant, "deal")
+        if await self._guard(self.redis.hsetnx(key, "deal", deal.deal)):
+            await self._guard(self.redis.hset(key, mapping=dict(deal.to_store())))  # type: ignore[arg-type]
+            await self._guard(self.redis.expire(key, DAILY_TTL_S))
+            return deal
+        stored = await self.daily(deal.date, deal.variant)
+        return stored if stored is not None else deal
+
+    async def start_attempt(self, date: str, variant: str, name: str) -> int:
+        """Count an attempt at the day's deal; the first one is ranked."""
+        key = daily_key(date, variant, "attempts")
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.hincrby(key, name.casefold(), 1)
+        pipe.expire(key, DAILY_TTL_S)
+        n, _ = await self._guard(pipe.execute())
+        return int(n)
+
+    async def enter_board(self, date: str, variant: str, name: str, won: bool, time_ms: int,
+                          moves: int, fc: int) -> bool:
+        score = board_score(won, time_ms, moves, fc)
+        result = json.dumps({"won": won, "time_ms": time_ms, "moves": moves, "foundation_cards": fc})
+        ks = [daily_key(date, variant, p) for p in ("board", "results")]
+        return bool(await self._guard(self._enter_board(ks, [name.casefold(), score, result,
+                                                              DAILY_TTL_S])))
+
+    async def board_page(self, date: str, variant: str, offset: int, limit: int,
+                         total_cards: int) -> tuple[list[dict[str, Any]], int]:
+        key = daily_key(date, variant, "board")
+        rows = await self._guard(self.redis.zrange(key, offset, offset + limit - 1, withscores=True))
+        count = await self._guard(self.redis.zcard(key))
+        names = [_s(n) for n, _ in rows]
+        shown = await self._display_names(names)
+        out = []
+        for i, (name, score) in enumerate(zip(names, (int(s) for _, s in rows), strict=True)):
+            out.append({"rank": offset + i + 1, "name": shown.get(name, name),
+                        **score_fields(score, total_cards)})
+        return out, int(count)
+
+    async def _display_names(self, names: list[str]) -> dict[str, str]:
+        if not names:
+            return {}
+        pipe = self.redis.pipeline(transaction=False)
+        for n in names:
+            pipe.hget(user_key(n), "name")
+        values = await self._guard(pipe.execute())
+        return {n: _s(v) for n, v in zip(names, values, strict=True) if v is not None}
+
+    # -- streaks -----------------------------------------------------------------
+    async def update_streaks(self, name: str, date: str, yesterday: str, won: bool) -> dict[str, int]:
+        """Consecutive days with a ranked attempt, and with a win."""
+        key = user_key(name)
+        row = {_s(k): _s(v) for k, v in (await self._guard(self.redis.hgetall(key))).items()}
+        days = int(row.get("streak_days", 0))
+        if row.get("last_day") != date:
+            days = days + 1 if row.get("last_day") == yesterday else 1
+        wins = int(row.get("win_streak", 0))
+        if won and row.get("last_win_day") != date:
+            wins = wins + 1 if row.get("last_win_day") == yesterday else 1
+        elif not won and row.get("last_win_day") not in (date, yesterday):
+            wins = 0
+        fields: dict[str, str | int] = {"streak_days": days, "last_day": date, "win_streak": wins,
+                                        "streak_best": max(days, int(row.get("streak_best", 0)))}
+        if won:
+            fields["last_win_day"] = date
+        await self._guard(self.redis.hset(key, mapping=fields))  # type: ignore[arg-type]
+        return {"streak_days": days, "win_streak": wins}
+
+    # -- ratings -----------------------------------------------------------------
+    async def rate_race(self, ranking: list[tuple[str, int]]) -> dict[str, float]:
+        """Update OpenSkill (Plackett-Luce) ratings from (name, place) pairs;
+        returns each player's new ordinal (mu - 3 sigma)."""
+        if len(ranking) < 2:
+            return {}
+        pipe = self.redis.pipeline(transaction=False)
+        for name, _ in ranking:
+            pipe.hmget(user_key(name), "mu", "sigma")
+        rows = await self._guard(pipe.execute())
+        teams = [[_RATING.rating(mu=float(mu) if mu else None, sigma=float(sg) if sg else None,
+                                 name=name)] for (name, _), (mu, sg) in zip(ranking, rows, strict=True)]
+        rated = _RATING.rate(teams, ranks=[place for _, place in ranking])
+        pipe = self.redis.pipeline(transaction=False)
+        out = {}
+        for (name, _), (r,) in zip(ranking, rated, strict=True):
+            pipe.hset(user_key(name), mapping={"mu": r.mu, "sigma": r.sigma})
+            pipe.hincrby(user_key(name), "races", 1)
+            pipe.zadd(alltime_key("rating"), {name.casefold(): r.ordinal()})
+            out[name] = r.ordinal()
+        await self._guard(pipe.execute())
+        return out
+
+    async def count_win(self, variant: str, name: str) -> None:
+        await self._guard(self.redis.zincrby(alltime_key(f"daily-wins:{variant}"), 1, name.casefold()))
+
+    async def alltime_page(self, board: str, offset: int, limit: int) -> tuple[list[dict[str, Any]], int]:
+        key = alltime_key(board)
+        rows = await self._guard(self.redis.zrevrange(key, offset, offset + limit - 1, withscores=True))
+        count = await self._guard(self.redis.zcard(key))
+        names = [_s(n) for n, _ in rows]
+        shown = await self._display_names(names)
+        return ([{"rank": offset + i + 1, "name": shown.get(n, n), "value": round(float(v), 3)}
+                 for i, (n, (_, v)) in enumerate(zip(names, rows, strict=True))], int(count))
