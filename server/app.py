@@ -12,20 +12,24 @@ import http
 import logging
 import secrets
 import signal
+import time
+from collections.abc import Callable
 from typing import Any
 
 from limits import parse as parse_rate
 from limits.storage import MemoryStorage
 from limits.strategies import MovingWindowRateLimiter
 from redis.asyncio import BlockingConnectionPool, Redis
-from websockets.asyncio.server import Server, ServerConnection, serve
+from websockets.asyncio.server import Server, ServerConnection, broadcast, serve
 from websockets.datastructures import Headers
 from websockets.exceptions import ConnectionClosed
 from websockets.http11 import Request, Response
+from websockets.protocol import State
 
 from . import metrics
+from .competition import Competition
 from .config import Settings
-from .hub import Hub
+from .hub import BOARDS_CHANNEL, Hub
 from .protocol import (
     CLOSE_GOING_AWAY,
     CLOSE_INTERNAL,
@@ -38,23 +42,31 @@ from .protocol import (
 )
 from .race import all_done, results_message
 from .session import STORE_RETRY_S, Session
+from .store.boards import BoardStore
 from .store.rooms import RoomRow, RoomStore, StoreUnavailable, now_ms
 
 log = logging.getLogger("patience.server")
 
 MAX_BAD_FRAMES = 20
+BOARD_PUSH_S = 2.0
 DEAL_LOW, DEAL_HIGH = 10**19, 10**20  # PySolFC's 20-digit range
 
 
 class RaceServer:
-    def __init__(self, settings: Settings, redis_url: str) -> None:
+    def __init__(self, settings: Settings, redis_url: str, clock: Callable[[], int] = now_ms) -> None:
         self.settings = settings
+        self.clock = clock
         pool = BlockingConnectionPool.from_url(redis_url, max_connections=64, timeout=5,
                                                socket_timeout=5, socket_connect_timeout=2)
         self.redis = Redis(connection_pool=pool)
         self.store = RoomStore(self.redis, race_ms=settings.race_seconds * 1000,
                                countdown_ms=settings.countdown_ms)
-        self.hub = Hub(self.redis, self._resync_room)
+        self.boards = BoardStore(self.redis, self.store)
+        self.competition = Competition(self.store, self.boards, settings.secret, clock,
+                                       settings.daily_budget, settings.daily_tries)
+        self.hub = Hub(self.redis, self._resync_room, self._board_changed)
+        self._watchers: dict[str, set[Session]] = {}
+        self._board_pushed: dict[str, float] = {}
         self.sessions: dict[tuple[str, int], Session] = {}
         self._clocks: dict[str, asyncio.Task[None]] = {}
         self._limiter = MovingWindowRateLimiter(MemoryStorage())
@@ -65,6 +77,23 @@ class RaceServer:
     def new_deal() -> str:
         """A deal number no one can predict: from the OS's CSPRNG."""
         return str(DEAL_LOW + secrets.randbelow(DEAL_HIGH - DEAL_LOW))
+
+    # -- boards ---------------------------------------------------------------------
+    def watch_board(self, session: Session, board: str) -> None:
+        """Push ``board_changed`` to this session when that board changes."""
+        for watchers in self._watchers.values():
+            watchers.discard(session)
+        self._watchers.setdefault(board, set()).add(session)
+
+    async def _board_changed(self, board: str) -> None:
+        # at most one push per board every BOARD_PUSH_S seconds per process
+        now = time.monotonic()
+        if now - self._board_pushed.get(board, 0.0) < BOARD_PUSH_S:
+            return
+        self._board_pushed[board] = now
+        watchers = [s for s in self._watchers.get(board, ()) if s.ws.state is State.OPEN]
+        if watchers:
+            broadcast([s.ws for s in watchers], encode({"t": "board_changed", "board": board}))
 
     # -- sessions and rooms ------------------------------------------------------
     async def attach(self, session: Session) -> None:
@@ -111,10 +140,21 @@ class RaceServer:
         if await self.store.finish(code, len(room.players)):
             room = await self.store.room(code)
             assert room is not None
-            payload = encode(results_message(room))
+            results = results_message(room)
+            identified = {p.n: p.ident for p in room.players if p.ident}
+            try:
+                results.update(await self.competition.after_race(room, results["ranking"], identified))
+            except StoreUnavailable:
+                raise
+            except Exception:  # boards and ratings must never hold back the results
+                log.exception("after-race bookkeeping failed", extra={"room": code})
+            changed = results.pop("board_changed", None)
+            payload = encode(results)
             await self.store.set_meta_fields(code, results=payload)
             await self.store.publish(code, payload)
             log.info("race finished", extra={"room": code})
+            if changed:
+                await self.redis.publish(BOARDS_CHANNEL, str(changed))
 
     # -- the websocket side ------------------------------------------------------
     async def health(self, connection: ServerConnection, request: Request) -> Response | None:
@@ -167,6 +207,8 @@ class RaceServer:
                 await ws.close(CLOSE_INTERNAL, "internal error")
         finally:
             metrics.CONNECTIONS.dec()
+            for watchers in self._watchers.values():
+                watchers.discard(session)
             await self._disconnected(session)
 
     async def _disconnected(self, session: Session) -> None:
@@ -178,7 +220,8 @@ class RaceServer:
         if replaced:
             return
         with contextlib.suppress(StoreUnavailable):
-            await self.store.set_player_fields(code, n, conn=0)
+            if not await self.store.release_conn(code, n, session.id):
+                return  # a newer connection holds the seat
             room = await self.store.room(code)
             if room is not None:
                 from .race import room_message
@@ -206,6 +249,7 @@ class RaceServer:
         for task in self._clocks.values():
             task.cancel()
         await self.hub.stop()
+        self.competition.close()
         await self.redis.aclose()
 
 

@@ -75,13 +75,14 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     import logging
 
     from .app import run
-    from .config import Settings
+    from .config import Settings, load_or_create_secret
     from .logs import setup_logging
     from .store.embedded import resolve_redis_url
 
     settings = Settings.from_env()
     settings = replace(settings, host=args.host or settings.host,
-                       port=settings.port if args.port is None else args.port)
+                       port=settings.port if args.port is None else args.port,
+                       secret=settings.secret or load_or_create_secret(settings.data_dir))
     setup_logging()
     url, launcher = resolve_redis_url()
     if launcher is not None:

@@ -35,6 +35,8 @@ class Settings:
     countdown_ms: int = 3000
     quick_size: int = 4
     rate_per_2s: int = 60
+    daily_budget: int = 200_000
+    daily_tries: int = 12
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
@@ -49,4 +51,24 @@ class Settings:
             countdown_ms=_int(e, "PATIENCE_COUNTDOWN_MS", 3000, 0, 60_000),
             quick_size=_int(e, "PATIENCE_QUICK_SIZE", 4, 2, 8),
             rate_per_2s=_int(e, "PATIENCE_RATE_PER_2S", 60, 1, 100_000),
+            daily_budget=_int(e, "PATIENCE_DAILY_BUDGET", 200_000, 1, 10**8),
+            daily_tries=_int(e, "PATIENCE_DAILY_TRIES", 12, 1, 1000),
         )
+
+
+def load_or_create_secret(data_dir: str) -> str:
+    """The server secret when PATIENCE_SECRET is unset: made once from the
+    OS's CSPRNG and kept (readable by the owner only) in the data directory,
+    so the daily challenge works out of the box and survives restarts."""
+    import secrets
+    from pathlib import Path
+
+    path = Path(data_dir) / "secret"
+    if path.exists():
+        return path.read_text().strip()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    value = secrets.token_hex(32)
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    with os.fdopen(fd, "w") as fh:
+        fh.write(value + "\n")
+    return value

@@ -22,6 +22,8 @@ from .store import keys
 
 log = logging.getLogger("patience.hub")
 
+BOARDS_CHANNEL = "boards:changed"  # a board changed: payload is the board's name
+
 # Types a client gets as they are; the others are for the server's sessions.
 FORWARD = frozenset({"progress", "room", "results"})
 
@@ -33,8 +35,10 @@ class Member(Protocol):
 
 
 class Hub:
-    def __init__(self, redis: Redis, on_resync: Callable[[str], Awaitable[None]]) -> None:
+    def __init__(self, redis: Redis, on_resync: Callable[[str], Awaitable[None]],
+                 on_board: Callable[[str], Awaitable[None]] | None = None) -> None:
         self._redis = redis
+        self._on_board = on_board
         self._rooms: dict[str, set[Member]] = {}
         self._on_resync = on_resync
         self._pubsub: Any = None
@@ -93,8 +97,8 @@ class Hub:
             try:
                 self._pubsub = self._redis.pubsub(ignore_subscribe_messages=True)
                 channels = [keys.channel(c) for c in self._rooms]
-                # a placeholder channel keeps the connection subscribed while no room is local
-                await self._pubsub.subscribe("hub:alive", *channels)
+                # the boards channel also keeps the connection subscribed while no room is local
+                await self._pubsub.subscribe(BOARDS_CHANNEL, *channels)
                 resync = not self.connected and bool(channels)
                 # connected before the catch-up: add() subscribes rooms that become
                 # local from now on; the ones added while subscribing are done here
@@ -112,6 +116,11 @@ class Hub:
                         continue
                     channel = item["channel"]
                     channel = channel.decode() if isinstance(channel, bytes) else channel
+                    if channel == BOARDS_CHANNEL:
+                        if self._on_board is not None:
+                            data = item["data"]
+                            await self._on_board(data.decode() if isinstance(data, bytes) else data)
+                        continue
                     code = channel.split("{", 1)[1].split("}", 1)[0] if "{" in channel else ""
                     await self.deliver(code, item["data"])
             except asyncio.CancelledError:

@@ -47,6 +47,8 @@ ERROR_CODES: Final[dict[str, str]] = {
     "not_in_room": "this needs a room: create, join or quick first",
     "already_in_room": "leave the current room first",
     "bad_token": "the resume token is unknown, expired or for another player",
+    "name_taken": "that name is claimed: send its key in hello, or pick another name",
+    "no_daily": "this server has no daily challenge (it has no secret)",
     "bad_move": "the move text is not in the move notation",
     "illegal_move": "the move is not legal in the current position (the message says why)",
     "stale_version": "the move was made against an older position: the current view follows",
@@ -84,7 +86,13 @@ _SEQ = Field(int, low=0, high=2**31)
 # Client -> server messages and their fields.
 CLIENT_MESSAGES: Final[dict[str, dict[str, Field]]] = {
     "hello": {"proto": Field(int, low=0, high=2**16), "name": Field(str, False, max_len=MAX_NAME_CHARS),
-              "token": Field(str, False, max_len=128)},
+              "token": Field(str, False, max_len=128), "key": Field(str, False, max_len=64)},
+    "claim": {"name": Field(str, max_len=MAX_NAME_CHARS)},
+    "daily": {"variant": Field(str, max_len=64)},
+    "daily_info": {"variant": Field(str, max_len=64)},
+    "board": {"kind": Field(str, max_len=16), "variant": Field(str, False, max_len=64),
+              "date": Field(str, False, max_len=10), "offset": Field(int, False, 0, 100_000),
+              "limit": Field(int, False, 1, 100)},
     "create": {"variant": Field(str, max_len=64), "players": Field(int, False, MIN_PLAYERS, MAX_PLAYERS),
                "private": Field(bool, False)},
     "join": {"code": Field(str, max_len=16)},
@@ -110,6 +118,10 @@ SERVER_MESSAGES: Final[dict[str, str]] = {
     "rematch": "code: the room of the rematch; join it with the same name",
     "error": "code, message, and seq when it answers a move",
     "pong": "server_time",
+    "claimed": "name, key: the name is yours; keep the key (send it in hello) to use the name again",
+    "daily_info": "variant, date, day, commitment, ends_at, yesterday{date, day, deal, salt, par}",
+    "board": "kind, variant, date, offset, total, entries[{rank, name, ...}]",
+    "board_changed": "board: a board you looked at changed; ask for the page again",
 }
 
 

@@ -37,7 +37,7 @@ def room_message(room: RoomRow, now: int) -> dict[str, Any]:
         "players": [player_public(p) for p in room.players],
         "starts_at": room.starts_at or None, "ends_at": room.ends_at or None,
         "total_cards": get_rules(room.variant).spec.total_cards,
-        "server_time": now, "rematch": room.rematch,
+        "server_time": now, "rematch": room.rematch, "daily": room.daily, "ranked": room.ranked,
     }
 
 
@@ -60,7 +60,9 @@ def ranking(room: RoomRow) -> list[dict[str, Any]]:
         return (1, -p.fc, reached)
 
     out = []
-    for place, p in enumerate(sorted(room.players, key=key), start=1):
+    # players who left the lobby (or were dropped at the start) took no part
+    racers = [p for p in room.players if not p.left]
+    for place, p in enumerate(sorted(racers, key=key), start=1):
         status = p.status if p.status != IN_PROGRESS else "timed_out"
         time_ms = p.done_ms if p.status == WON else p.fc_ms
         out.append({"place": place, "player": p.n, "name": p.name, "won": p.status == WON,
@@ -70,8 +72,12 @@ def ranking(room: RoomRow) -> list[dict[str, Any]]:
 
 
 def results_message(room: RoomRow) -> dict[str, Any]:
-    return {"t": "results", "code": room.code, "variant": room.variant, "deal": room.deal,
-            "deal_version": "deal_v1", "ranking": ranking(room)}
+    """The ranking, and the deal number: revealed here and not before, except
+    for a daily deal, which stays secret until the day closes (others still
+    have to play it)."""
+    return {"t": "results", "code": room.code, "variant": room.variant,
+            "deal": None if room.daily else room.deal, "deal_version": "deal_v1",
+            "daily": room.daily, "ranking": ranking(room)}
 
 
 def all_done(room: RoomRow) -> bool:

@@ -17,6 +17,7 @@ import unicodedata
 from collections import Counter
 from typing import TYPE_CHECKING, Any
 
+from . import session_competition
 from .game import engine
 from .game.moves import BadMove, GameOver, IllegalMove
 from .game.state import State
@@ -69,6 +70,7 @@ class Session:
         self.last_answer: list[bytes] = []
         self.start_task: asyncio.Task[None] | None = None
         self.closing: asyncio.Task[None] | None = None
+        self.identified: str | None = None  # the claimed name this connection proved
 
     # -- plumbing --------------------------------------------------------------
     async def send(self, message: dict[str, Any]) -> None:
@@ -89,6 +91,10 @@ class Session:
             return
         if not self.hello:
             raise ProtocolError("hello_first", "the first message must be hello")
+        extra = session_competition.HANDLERS.get(kind)
+        if extra is not None:
+            await extra(self, msg)
+            return
         handler = getattr(self, f"on_{kind}")
         await handler(msg)
 
@@ -98,6 +104,8 @@ class Session:
             raise ProtocolError("old_protocol", f"this server speaks protocol {PROTOCOL_VERSION}, "
                                 f"the client {msg['proto']}: please upgrade the client")
         self.name = clean_name(msg.get("name"))
+        if msg.get("name"):
+            await session_competition.check_name(self, self.name, msg.get("key"))
         token = msg.get("token")
         if token:
             code, n, secret = self._parse_token(token)
@@ -119,6 +127,12 @@ class Session:
         if len(parts) != 3 or not parts[1].isdigit() or not parts[0].isalnum():
             raise ProtocolError("bad_token", "the resume token is malformed")
         return parts[0].upper(), int(parts[1]), parts[2]
+
+    async def leave_current(self) -> None:
+        await self._leave_current()
+
+    async def join(self, code: str) -> None:
+        await self._join(code)
 
     async def _leave_current(self) -> None:
         if self.code is None:
@@ -177,6 +191,8 @@ class Session:
         except RoomError as exc:
             raise ProtocolError(exc.code, f"cannot join room {code}: {exc.code.replace('_', ' ')}") \
                 from None
+        if self.identified is not None:
+            await self.server.store.set_player_fields(code, n, ident=self.identified)
         await self._attach(code, n, f"{code}.{n}.{secret}")
         await self._publish_room(code)
 
@@ -187,7 +203,7 @@ class Session:
         self.code, self.n, self.token = code, n, token
         self.variant, self.deal = room.variant, room.deal
         await self.server.attach(self)
-        await self.server.store.set_player_fields(code, n, conn=1)
+        await self.server.store.set_player_fields(code, n, conn=self.id)
         await self.send({"t": "joined", "code": code, "player": n, "token": token})
         await self.send(room_message(room, now_ms()))
         await self._sync_from_room(room)
@@ -358,6 +374,8 @@ class Session:
         room = await self.server.store.room(code)
         if room is None or room.phase != "finished":
             raise ProtocolError("no_results", "records are available once the race has results")
+        if room.daily and self.server.competition.today() <= room.daily:
+            raise ProtocolError("no_results", "a daily game's record is available once the day is over")
         n = msg.get("player", self.n)
         if room.player(n) is None:
             raise ProtocolError("bad_field", f"room {code} has no player {n}")
@@ -371,6 +389,8 @@ class Session:
         room = await self.server.store.room(code)
         if room is None or room.phase != "finished":
             raise ProtocolError("no_results", "a rematch can be asked for once the race has results")
+        if room.daily:
+            raise ProtocolError("no_results", "a daily deal has no rematch: it is played once a day")
         new = room.rematch or await self.server.store.create_room(
             room.variant, self.server.new_deal(), room.max, room.private, room.min)
         winner = await self.server.store.claim_rematch(code, new)

@@ -293,6 +293,37 @@ class EmbeddedRedis:
         return "\n".join(text.splitlines()[-lines:])
 
 
+def _pid_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def _socket_from_conf(conf: Path) -> str | None:
+    with contextlib.suppress(OSError):
+        for line in conf.read_text().splitlines():
+            if line.startswith("unixsocket "):
+                return line.split(" ", 1)[1].strip().strip('"')
+    return None
+
+
+def _stop_orphan(pid: int, timeout: float = 10.0) -> None:
+    """SIGTERM a redis-server left behind by a killed server: it writes its AOF
+    and exits, and a fresh start reloads everything."""
+    with contextlib.suppress(ProcessLookupError):
+        os.kill(pid, signal.SIGTERM)
+    deadline = time.monotonic() + timeout
+    while _pid_alive(pid) and _is_live_redis(pid) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    if _pid_alive(pid) and _is_live_redis(pid):
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGKILL)
+
+
 def resolve_redis_url(
     env: Mapping[str, str] | None = None,
 ) -> tuple[str, EmbeddedRedis | None]:
@@ -302,6 +333,9 @@ def resolve_redis_url(
     * otherwise start an :class:`EmbeddedRedis` in ``$PATIENCE_DATA_DIR/redis``,
       where ``PATIENCE_DATA_DIR`` defaults to ``./data`` relative to the current
       working directory. The caller owns the launcher and must ``stop()`` it.
+      A redis-server already running there is shared if the server that started
+      it is alive (two servers on one machine), and replaced if that server was
+      killed (its orphan is stopped cleanly first: nothing is lost).
 
     ``env`` defaults to ``os.environ``.
     """
@@ -310,5 +344,15 @@ def resolve_redis_url(
     if url:
         return url, None
     data_dir = Path(env.get("PATIENCE_DATA_DIR") or "data")
-    launcher = EmbeddedRedis(data_dir / "redis").start()
+    launcher = EmbeddedRedis(data_dir / "redis")
+    owner_file = launcher.data_dir / "owner.pid"
+    pid = _read_pid(launcher.pidfile)
+    if pid is not None and _is_live_redis(pid):
+        owner = _read_pid(owner_file)
+        socket_path = _socket_from_conf(launcher.config_path)
+        if owner is not None and owner != os.getpid() and _pid_alive(owner) and socket_path:
+            return "unix://" + quote(socket_path), None
+        _stop_orphan(pid)
+    launcher.start()
+    owner_file.write_text(str(os.getpid()))
     return launcher.url, launcher

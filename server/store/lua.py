@@ -46,18 +46,25 @@ if phase ~= 'lobby' then return {0, 0, 0} end
 -- a player who joined after the caller read the count: retry with all keys
 if tonumber(redis.call('HGET', KEYS[1], 'players')) ~= #KEYS - 1 then return {-1, 0, 0} end
 redis.call('HSET', KEYS[tonumber(ARGV[1]) + 1], 'ready', ARGV[2])
+-- players who closed their connection in the lobby neither count nor block:
+-- the race starts with the connected ones, and the others are dropped
 local ready = 0
 local seated = 0
 for i = 2, #KEYS do
-  if redis.call('HGET', KEYS[i], 'left') ~= '1' then
+  local p = redis.call('HMGET', KEYS[i], 'left', 'conn', 'ready')
+  if p[1] ~= '1' and p[2] and p[2] ~= '0' then
     seated = seated + 1
-    if redis.call('HGET', KEYS[i], 'ready') == '1' then ready = ready + 1 end
+    if p[3] == '1' then ready = ready + 1 end
   end
 end
 local minp = tonumber(redis.call('HGET', KEYS[1], 'min'))
 if seated < minp or ready < seated then return {0, 0, 0} end
 local starts = tonumber(ARGV[3]) + tonumber(ARGV[4])
 local ends = starts + tonumber(ARGV[5])
+for i = 2, #KEYS do
+  local p = redis.call('HMGET', KEYS[i], 'left', 'conn')
+  if p[1] ~= '1' and (not p[2] or p[2] == '0') then redis.call('HSET', KEYS[i], 'left', 1) end
+end
 redis.call('HSET', KEYS[1], 'phase', 'racing', 'starts_at', starts, 'ends_at', ends)
 for i = 1, #KEYS do redis.call('PEXPIRE', KEYS[i], ARGV[6]) end
 return {1, starts, ends}
@@ -126,4 +133,16 @@ HSET_EXISTING: Final = """
 if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
 redis.call('HSET', KEYS[1], unpack(ARGV))
 return 1
+"""
+
+# KEYS: player hash.  ARGV: session id
+# A player's ``conn`` holds the id of the connection that owns the seat; a
+# closing connection marks the player gone only if it still owns the seat,
+# so a late disconnect of a replaced connection never hides the new one.
+RELEASE_CONN: Final = """
+if redis.call('HGET', KEYS[1], 'conn') == ARGV[1] then
+  redis.call('HSET', KEYS[1], 'conn', 0)
+  return 1
+end
+return 0
 """

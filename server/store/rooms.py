@@ -51,6 +51,7 @@ class PlayerRow:
     left: bool = False
     fc_ms: int | None = None
     done_ms: int | None = None
+    ident: str | None = None  # the claimed name the player proved, if any
 
 
 @dataclass
@@ -104,6 +105,7 @@ class RoomStore:
         self._join = redis.register_script(lua.JOIN)
         self._ready = redis.register_script(lua.READY)
         self._finish = redis.register_script(lua.FINISH)
+        self._release_conn = redis.register_script(lua.RELEASE_CONN)
         self._hset_existing = redis.register_script(lua.HSET_EXISTING)
         self._moves = ScriptBatcher(redis, lua.MOVE)
         self._moves.on_round_trip = MOVE_ROUND_TRIPS.inc
@@ -167,10 +169,11 @@ class RoomStore:
             room.players.append(PlayerRow(
                 n=n, name=_s(p.get("name", "")), v=_int(p.get("v")), seq=_int(p.get("seq"), -1),
                 status=_s(p.get("status", "in_progress")), fc=_int(p.get("fc")),
-                ready=_s(p.get("ready", "0")) == "1", conn=_s(p.get("conn", "0")) == "1",
+                ready=_s(p.get("ready", "0")) == "1", conn=_s(p.get("conn", "0")) not in ("0", ""),
                 left=_s(p.get("left", "0")) == "1",
                 fc_ms=_int(p["fc_ms"]) if "fc_ms" in p else None,
-                done_ms=_int(p["done_ms"]) if "done_ms" in p else None))
+                done_ms=_int(p["done_ms"]) if "done_ms" in p else None,
+                ident=_s(p["ident"]) if "ident" in p else None))
         return room
 
     async def token_hash(self, code: str, n: int) -> str | None:
@@ -186,6 +189,10 @@ class RoomStore:
             if int(res[0]) != -1:
                 return int(res[0]) == 1, int(res[1]), int(res[2])
         raise StoreUnavailable("the room kept changing while marking ready")
+
+    async def release_conn(self, code: str, n: int, session_id: str) -> bool:
+        """Mark player ``n`` disconnected if connection ``session_id`` still holds the seat."""
+        return bool(await self._guard(self._release_conn([keys.player(code, n)], [session_id])))
 
     async def set_player_fields(self, code: str, n: int, **fields: str | int | bytes) -> None:
         await self._set_existing(keys.player(code, n), fields)

@@ -100,3 +100,14 @@ def test_share_line_has_no_card_information() -> None:
     assert "17/52 cards" in practice and practice.endswith("(practice)")
     for token in line.split():
         assert not (len(token) == 2 and token[0] in "A23456789TJQK" and token[1] in "CDHS")
+
+
+def test_a_missing_secret_is_made_once_and_kept(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    import os
+
+    from server.config import load_or_create_secret
+
+    first = load_or_create_secret(str(tmp_path / "data"))
+    assert len(first) == 64
+    assert load_or_create_secret(str(tmp_path / "data")) == first
+    assert os.stat(tmp_path / "data" / "secret").st_mode & 0o077 == 0

@@ -449,3 +449,25 @@ async def test_a_winner_is_ranked_first_and_results_come_when_every_game_is_over
         assert verdict["legal"] and verdict["won"]
     finally:
         await close_all(bots)
+
+
+async def test_a_player_gone_from_the_lobby_does_not_hold_the_race_back(
+        url: str, rdb: aioredis.Redis) -> None:
+    bots, code = await seat([url, url, url], players=3)
+    ghost = bots[2]
+    await ghost.close()  # closed the terminal while waiting in the lobby
+    for _ in range(50):
+        if (await player_row(rdb, code, 3)).get("conn") == "0":
+            break
+        await asyncio.sleep(0.02)
+    for bot in bots[:2]:
+        await bot.send({"t": "ready"})
+    for bot in bots[:2]:
+        await bot.expect("view")
+    assert (await player_row(rdb, code, 3))["left"] == "1"
+    for bot in bots[:2]:
+        bot.seq += 1
+        await bot.send({"t": "resign", "seq": bot.seq})
+    results = await results_of(bots[0])
+    assert sorted(r["player"] for r in results["ranking"]) == [1, 2]
+    await close_all(bots[:2])

@@ -27,7 +27,9 @@ from tests.server.conftest import (
 
 async def wait_connected(rdb: aioredis.Redis, code: str, n: int, flag: str) -> None:
     for _ in range(200):
-        if (await player_row(rdb, code, n)).get("conn") == flag:
+        conn = (await player_row(rdb, code, n)).get("conn")
+        # "0" when gone; otherwise the id of the connection holding the seat
+        if (conn == "0") == (flag == "0"):
             return
         await asyncio.sleep(0.02)
     raise AssertionError(f"player {n} of {code} never had conn={flag}")
@@ -119,7 +121,7 @@ async def test_a_newer_connection_takes_over_and_the_old_one_is_closed_1000(url:
         await again.expect("view")
         assert await closed_with(bots[0]) == 1000
         await asyncio.sleep(0.2)
-        assert (await player_row(rdb, code, 1))["conn"] == "1"
+        assert (await player_row(rdb, code, 1))["conn"] not in ("0", "")
         again.seq = bots[0].seq
         answer = await again.move(again.choose() or "draw")
         assert answer["t"] == "view" and answer["v"] == 4
@@ -162,3 +164,21 @@ async def test_a_takeover_of_an_unresponsive_connection_does_not_stall_the_room(
         if ann.ws is not None:
             ann.ws.transport.abort()
         await close_all([*bots, again])
+
+
+async def test_a_late_disconnect_of_a_replaced_connection_does_not_mark_the_player_gone(
+        url: str, rdb: aioredis.Redis) -> None:
+    bots, code = await race([url, url])
+    ann = bots[0]
+    try:
+        newer = Bot(url, "ann")
+        await newer.connect(token=ann.token)
+        await newer.expect("view")
+        # the old connection goes away only after the new one took the seat
+        await ann.close()
+        await asyncio.sleep(0.3)
+        assert (await player_row(rdb, code, 1))["conn"] not in ("0", "")
+        answer = await newer.move(newer.choose() or "draw")
+        assert answer["t"] == "view"
+    finally:
+        await close_all([*bots, newer])

@@ -1,0 +1,49 @@
+"""The codec and the message tables, fed bytes directly (no server)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import msgpack
+import pytest
+
+from server.protocol import (CLIENT_MESSAGES, CLOSE_CODES, ERROR_CODES, MAX_FRAME_BYTES,
+                             SERVER_MESSAGES, ProtocolError, decode_client, encode)
+
+DOC = (Path(__file__).resolve().parent.parent / "docs" / "protocol.md").read_text(encoding="utf-8")
+
+
+def test_the_document_lists_every_message_error_and_close_code() -> None:
+    for t in [*CLIENT_MESSAGES, *SERVER_MESSAGES]:
+        assert f"| `{t}` |" in DOC, t
+    for code in ERROR_CODES:
+        assert f"| `{code}` | {ERROR_CODES[code]} |" in DOC, code
+    for close in CLOSE_CODES:
+        assert f"| {close} | {CLOSE_CODES[close]} |" in DOC, close
+
+
+def test_a_valid_move_decodes_to_its_fields() -> None:
+    msg = decode_client(encode({"t": "move", "seq": 3, "move": "w-t3", "v": 2, "extra": 1}))
+    assert msg == {"t": "move", "seq": 3, "move": "w-t3", "v": 2}
+
+
+@pytest.mark.parametrize(("frame", "code"), [
+    ("text", "bad_frame"),
+    (b"\xc1", "bad_frame"),
+    (msgpack.packb([1, 2]), "bad_frame"),
+    (msgpack.packb({"t": 5}), "bad_frame"),
+    (msgpack.packb({1: "move"}), "bad_frame"),
+    (b"\x81" + b"\xa1t" + b"\xa4ping" + b"\x00" * MAX_FRAME_BYTES, "bad_frame"),
+    (encode({"t": "fly"}), "unknown_type"),
+    (encode({"t": "move", "seq": "1", "move": "draw", "v": 0}), "bad_field"),
+    (encode({"t": "move", "seq": True, "move": "draw", "v": 0}), "bad_field"),
+    (encode({"t": "move", "seq": -1, "move": "draw", "v": 0}), "bad_field"),
+    (encode({"t": "move", "seq": 1, "move": "x" * 33, "v": 0}), "bad_field"),
+    (encode({"t": "move", "seq": 1, "v": 0}), "bad_field"),
+    (encode({"t": "create", "variant": "czarina", "players": 9}), "bad_field"),
+    (encode({"t": "create", "variant": "czarina", "private": 1}), "bad_field"),
+])
+def test_bad_frames_get_a_specific_code(frame: bytes | str, code: str) -> None:
+    with pytest.raises(ProtocolError) as err:
+        decode_client(frame)
+    assert err.value.code == code
