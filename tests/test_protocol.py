@@ -7,8 +7,16 @@ from pathlib import Path
 import msgpack
 import pytest
 
-from server.protocol import (CLIENT_MESSAGES, CLOSE_CODES, ERROR_CODES, MAX_FRAME_BYTES,
-                             SERVER_MESSAGES, ProtocolError, decode_client, encode)
+from server.protocol import (
+    CLIENT_MESSAGES,
+    CLOSE_CODES,
+    ERROR_CODES,
+    MAX_FRAME_BYTES,
+    SERVER_MESSAGES,
+    ProtocolError,
+    decode_client,
+    encode,
+)
 
 DOC = (Path(__file__).resolve().parent.parent / "docs" / "protocol.md").read_text(encoding="utf-8")
 
