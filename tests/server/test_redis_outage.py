@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 import redis
 import redis.asyncio
+from websockets.asyncio.client import connect
 
 from server.bot import Bot
 from server.store.embedded import EmbeddedRedis
@@ -62,9 +63,10 @@ async def test_redis_outage_gives_store_unavailable_and_the_server_recovers(
         answer = await ann.move(text)
         assert answer["t"] == "error" and answer["code"] == "store_unavailable", answer
         assert answer["seq"] == ann.seq
+        # a name cannot be checked against the claimed ones: hello is refused, clearly
         newcomer = Bot(url, "late")
-        await newcomer.connect()
-        await newcomer.send({"t": "create", "variant": "four-seasons"})
+        newcomer.ws = await connect(url)
+        await newcomer.send({"t": "hello", "proto": 1, "name": "late"})
         assert (await newcomer.expect("error"))["code"] == "store_unavailable"
         await newcomer.close()
 
