@@ -5,12 +5,17 @@ The screen is one formatted-text window whose content is the screen model from
 server message and every clock tick, and the terminal is redrawn only when the
 model differs from the last one. Keys go through :func:`client.keys.press`;
 the commands it returns go to the :class:`~client.connection.ClientSession`.
+
+``c`` on a daily's results copies the share line to the clipboard with OSC 52
+(terminals that allow it) and keeps it to print on the terminal after quitting,
+where it can be copied by hand.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import base64
 import contextlib
 import getpass
 import os
@@ -79,12 +84,19 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
                    help=f"the server's websocket address (default: {DEFAULT_SERVER}, or $PATIENCE_SERVER)")
     p.add_argument("--name", default=None, help="the name opponents see (default: your user name)")
     p.add_argument("--ascii", action="store_true", help="letters instead of suit glyphs (S H D C)")
+    p.add_argument("--key", default=None,
+                   help="the key of your claimed name, e.g. on another computer (it is in keys.json in "
+                        "the config directory of the one that claimed it); kept once the server takes it")
     p.add_argument("--config-dir", default=None, help=argparse.SUPPRESS)  # tests: where tokens live
     args = p.parse_args(argv)
     name = (args.name if args.name is not None else _default_name()).strip()
     if not name or len(name) > 24:
         p.error("--name must be 1 to 24 characters")
     args.name = name
+    if args.key is not None:
+        args.key = args.key.strip()
+        if not 1 <= len(args.key) <= 64:
+            p.error("--key must be 1 to 64 characters")
     if "://" not in args.server:  # host:port is enough
         args.server = "ws://" + args.server
     return args
@@ -128,6 +140,7 @@ class RaceApp:
         self.model: Screen = ()
         self.frames = 0  # how many times the model changed (and a redraw was asked for)
         self.quitting = False
+        self.printouts: list[str] = []  # lines to print on the terminal after quitting
         self._mode = "lobby"
         self._tasks: set[asyncio.Task[Any]] = set()
         kb = KeyBindings()
@@ -174,7 +187,8 @@ class RaceApp:
         current = mode(self.session.state)
         if current != self._mode:  # a new screen: drop selections and hints of the old one
             self._mode = current
-            self.ui = settle(self.ui)
+            self.ui = settle(self.ui, current)
+            self._board_on_screen()
         model = render(self.session.state, self.ui, now_ms=_now_ms(), width=self._width(),
                        ascii_only=self.ascii_only)
         if model == self.model:
@@ -194,14 +208,24 @@ class RaceApp:
 
     # -- input ------------------------------------------------------------------------
     def on_key(self, key: str) -> None:
-        from .keys import press
+        from .keys import context_of, press
         from .state import mode
 
         state = self.session.state
-        self.ui, commands = press(self.ui, key, mode=mode(state), view=state.view)
-        for command in commands:
-            self._spawn(self.do(command))
+        self.ui, commands = press(self.ui, key, mode=mode(state), view=state.view, ctx=context_of(state))
+        self._board_on_screen()
+        if commands:
+            self._spawn(self.do_all(commands))
         self.refresh()
+
+    def _board_on_screen(self) -> None:
+        """A board that left the screen is no longer re-asked for when it changes."""
+        if self.ui.menu != "board" or self._mode != "lobby":
+            self.session.unwatch_board()
+
+    async def do_all(self, commands: list[Command]) -> None:
+        for command in commands:  # in order: ``leave`` then ``board`` after a daily
+            await self.do(command)
 
     def _spawn(self, coro: Any) -> None:
         task = asyncio.get_running_loop().create_task(coro)
@@ -232,7 +256,31 @@ class RaceApp:
             await s.leave()
         elif name == "rematch":
             await s.rematch()
+        elif name == "claim":
+            await s.claim(arg)
+        elif name == "daily_info":
+            await s.daily_info(arg)
+        elif name == "daily":
+            await s.daily(arg)
+        elif name == "board":
+            await s.board(command.kind, arg or None, offset=command.num)
+        elif name == "unwatch":
+            s.unwatch_board()
+        elif name == "share":
+            self.share(arg)
         self.refresh()
+
+    def share(self, text: str) -> None:
+        """Copy a line to the clipboard (OSC 52) and keep it to print after quitting."""
+        from .screen import clean
+
+        line = clean(text, 200)
+        if line not in self.printouts:
+            self.printouts.append(line)
+        payload = base64.b64encode(line.encode()).decode()
+        with contextlib.suppress(Exception):  # a terminal that cannot take it just ignores it
+            self.app.output.write_raw(f"\x1b]52;c;{payload}\x07")
+            self.app.output.flush()
 
     # -- running ------------------------------------------------------------------------
     async def _ticker(self) -> None:
@@ -265,10 +313,12 @@ def _preload_ui() -> None:
 
 
 async def run(args: argparse.Namespace) -> int:
-    from .config import TokenStore
+    from .config import CommitmentBook, KeyStore, TokenStore
     from .connection import ClientSession, ServerUnreachable
 
-    session = ClientSession(args.server, args.name, tokens=TokenStore(args.config_dir))
+    session = ClientSession(args.server, args.name, tokens=TokenStore(args.config_dir),
+                            keys=KeyStore(args.config_dir), commitments=CommitmentBook(args.config_dir),
+                            key=args.key)
     try:
         # the terminal library loads in a thread while the handshake waits on the network
         await asyncio.gather(session.connect(), asyncio.to_thread(_preload_ui))
@@ -280,6 +330,8 @@ async def run(args: argparse.Namespace) -> int:
         return await app.run()
     finally:
         await session.close()
+        for line in app.printouts:
+            print(line)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -1,12 +1,23 @@
-"""Resume tokens, kept per server and player name in the user's config directory.
+"""What the client keeps in the user's config directory, per server.
 
-The file is ``tokens.json`` under ``platformdirs.user_config_dir("patience-race")``
-(``$XDG_CONFIG_HOME/patience-race`` on Linux), written atomically with mode 0600:
-``{server: {name: {"token", "pid", "saved_at"}}}``. A running client marks its
-entry with its pid, so a second terminal racing under the same name on the same
-server does not take over the first one's seat; the mark is released on exit.
-A config directory that cannot be read or written only costs resuming after a
-restart: the store then keeps its tokens in memory.
+Everything lives under ``platformdirs.user_config_dir("patience-race")``
+(``$XDG_CONFIG_HOME/patience-race`` on Linux), each file written atomically
+with mode 0600 in a directory of mode 0700:
+
+* ``tokens.json``: resume tokens, ``{server: {name: {"token", "pid", "saved_at"}}}``.
+  A running client marks its entry with its pid, so a second terminal racing
+  under the same name on the same server does not take over the first one's
+  seat; the mark is released on exit.
+* ``keys.json``: the secret keys of claimed names, ``{server: {name: {"key",
+  "saved_at", "rating"?}}}``; a key is what proves a name is yours, so it is
+  kept as carefully as a token (and never expires). ``rating`` is the last
+  rating seen for that name, so the next result can show the change.
+* ``commitments.json``: the daily commitments this client has seen,
+  ``{server: {"DATE|VARIANT": sha256}}``, so the next day's reveal can be
+  checked against what was published in advance (a week is kept).
+
+A config directory that cannot be read or written only costs persistence: the
+stores then keep their data in memory for this run.
 """
 
 from __future__ import annotations
@@ -19,7 +30,15 @@ import time
 from pathlib import Path
 from typing import Any, Final
 
-__all__ = ["APP_DIR_NAME", "MAX_TOKEN_AGE_S", "TokenStore", "default_config_dir", "server_key"]
+__all__ = [
+    "APP_DIR_NAME",
+    "MAX_TOKEN_AGE_S",
+    "CommitmentBook",
+    "KeyStore",
+    "TokenStore",
+    "default_config_dir",
+    "server_key",
+]
 
 APP_DIR_NAME: Final = "patience-race"
 MAX_TOKEN_AGE_S: Final = 24 * 3600  # older tokens have expired on the server anyway
@@ -53,18 +72,15 @@ def _pid_alive(pid: int) -> bool:
     return True
 
 
-class TokenStore:
-    """Resume tokens by (server, name). ``config_dir=None`` uses the user's config dir."""
+class _JsonStore:
+    """One private JSON file in the config directory: ``{server: {...}}``."""
+
+    FILE_NAME = "store.json"
 
     def __init__(self, config_dir: Path | str | None = None, *, persist: bool = True) -> None:
         self._persist = persist
         self._dir = Path(config_dir) if config_dir is not None else None
-        self._memory: dict[str, dict[str, dict[str, Any]]] = {}
-        self._pid = os.getpid()
-
-    @classmethod
-    def in_memory(cls) -> TokenStore:
-        return cls(persist=False)
+        self._memory: dict[str, dict[str, Any]] = {}
 
     @property
     def path(self) -> Path | None:
@@ -72,9 +88,54 @@ class TokenStore:
             return None
         if self._dir is None:
             self._dir = default_config_dir()
-        return self._dir / "tokens.json"
+        return self._dir / self.FILE_NAME
 
-    # -- the public API ------------------------------------------------------
+    def _read(self) -> dict[str, dict[str, Any]]:
+        path = self.path
+        if path is None:
+            return self._memory
+        try:
+            raw = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return self._memory
+        if not isinstance(raw, dict):
+            return self._memory
+        return {k: v for k, v in raw.items() if isinstance(k, str) and isinstance(v, dict)}
+
+    def _write(self, data: dict[str, dict[str, Any]]) -> None:
+        self._memory = data
+        path = self.path
+        if path is None:
+            return
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+            fd, tmp = tempfile.mkstemp(prefix=f".{path.stem}-", dir=path.parent)
+            try:
+                with os.fdopen(fd, "w", encoding="utf-8") as fh:
+                    json.dump(data, fh)
+                os.chmod(tmp, 0o600)
+                os.replace(tmp, path)
+            except BaseException:
+                with contextlib.suppress(OSError):
+                    os.unlink(tmp)
+                raise
+        except OSError:
+            pass  # the data stay in memory for this run
+
+
+class TokenStore(_JsonStore):
+    """Resume tokens by (server, name). ``config_dir=None`` uses the user's config dir."""
+
+    FILE_NAME = "tokens.json"
+
+    def __init__(self, config_dir: Path | str | None = None, *, persist: bool = True) -> None:
+        super().__init__(config_dir, persist=persist)
+        self._pid = os.getpid()
+
+    @classmethod
+    def in_memory(cls) -> TokenStore:
+        return cls(persist=False)
+
     def load(self, server: str, name: str) -> str | None:
         """The token to resume with, unless another live client holds it or it is stale."""
         entry = self._read().get(server_key(server), {}).get(name)
@@ -112,35 +173,86 @@ class TokenStore:
             entry["pid"] = None
             self._write(data)
 
-    # -- storage ---------------------------------------------------------------
-    def _read(self) -> dict[str, dict[str, dict[str, Any]]]:
-        path = self.path
-        if path is None:
-            return self._memory
-        try:
-            raw = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            return self._memory
-        if not isinstance(raw, dict):
-            return self._memory
-        return {k: v for k, v in raw.items() if isinstance(k, str) and isinstance(v, dict)}
 
-    def _write(self, data: dict[str, dict[str, dict[str, Any]]]) -> None:
-        self._memory = data
-        path = self.path
-        if path is None:
-            return
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-            fd, tmp = tempfile.mkstemp(prefix=".tokens-", dir=path.parent)
-            try:
-                with os.fdopen(fd, "w", encoding="utf-8") as fh:
-                    json.dump(data, fh)
-                os.chmod(tmp, 0o600)
-                os.replace(tmp, path)
-            except BaseException:
-                with contextlib.suppress(OSError):
-                    os.unlink(tmp)
-                raise
-        except OSError:
-            pass  # the tokens stay in memory for this run
+class KeyStore(_JsonStore):
+    """The keys of claimed names by (server, name), and the last rating seen for each.
+
+    Names are matched as the server matches them: an exact entry first, else
+    one that differs only in case (``Ann`` claimed, ``--name ann`` later).
+    """
+
+    FILE_NAME = "keys.json"
+
+    @classmethod
+    def in_memory(cls) -> KeyStore:
+        return cls(persist=False)
+
+    def _entry(self, data: dict[str, dict[str, Any]], server: str, name: str) -> dict[str, Any] | None:
+        names = data.get(server_key(server), {})
+        entry = names.get(name)
+        if not isinstance(entry, dict):
+            folded = name.casefold()
+            entry = next((v for k, v in names.items() if k.casefold() == folded and isinstance(v, dict)),
+                         None)
+        return entry if isinstance(entry, dict) else None
+
+    def load(self, server: str, name: str) -> str | None:
+        entry = self._entry(self._read(), server, name)
+        key = entry.get("key") if entry else None
+        return key if isinstance(key, str) and key else None
+
+    def save(self, server: str, name: str, key: str) -> None:
+        data = self._read()
+        names = data.setdefault(server_key(server), {})
+        old = self._entry(data, server, name)
+        for k in [k for k, v in names.items() if v is old]:
+            del names[k]  # one entry per name, spelt as claimed last
+        names[name] = {"key": key, "saved_at": int(time.time())}
+        self._write(data)
+
+    def rating(self, server: str, name: str) -> float | None:
+        entry = self._entry(self._read(), server, name)
+        value = entry.get("rating") if entry else None
+        return float(value) if isinstance(value, int | float) and not isinstance(value, bool) else None
+
+    def save_rating(self, server: str, name: str, value: float) -> None:
+        """Remember a claimed name's latest rating (names without a key are not kept)."""
+        data = self._read()
+        entry = self._entry(data, server, name)
+        if entry is not None and entry.get("rating") != value:
+            entry["rating"] = value
+            self._write(data)
+
+
+MAX_COMMITMENT_DAYS: Final = 7
+
+
+class CommitmentBook(_JsonStore):
+    """Daily commitments seen, by server and ``DATE|VARIANT`` (the last week's).
+
+    The first commitment seen for a day is kept: a server that published
+    another one later would be caught by the reveal not matching it.
+    """
+
+    FILE_NAME = "commitments.json"
+
+    @classmethod
+    def in_memory(cls) -> CommitmentBook:
+        return cls(persist=False)
+
+    def seen(self, server: str, date: str, variant: str) -> str | None:
+        value = self._read().get(server_key(server), {}).get(f"{date}|{variant}")
+        return value if isinstance(value, str) else None
+
+    def note(self, server: str, date: str, variant: str, commitment: str) -> None:
+        data = self._read()
+        book = data.setdefault(server_key(server), {})
+        key = f"{date}|{variant}"
+        if key in book:
+            return  # the first one seen is the evidence: a later, different one is not taken
+        book[key] = commitment
+        dates = sorted({k.partition("|")[0] for k in book}, reverse=True)
+        keep = set(dates[:MAX_COMMITMENT_DAYS])
+        for k in [k for k in book if k.partition("|")[0] not in keep]:
+            del book[k]
+        self._write(data)

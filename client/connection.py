@@ -7,6 +7,12 @@ frames, ``server.protocol``'s codec), folds every server message into a
 by itself (exponential backoff with jitter, ``state.conn == "reconnecting"``
 meanwhile) and resumes with the room's token. Tokens are kept per server and
 name in a :class:`~client.config.TokenStore`.
+
+A claimed name's key (from ``claimed``, or given with ``--key``) is kept in a
+:class:`~client.config.KeyStore` and sent in every hello for that name; a hello
+refused with ``name_taken`` is :class:`NameTaken`, one sentence for the player.
+The session also watches the board page on screen: a ``board_changed`` push
+for it is answered by asking for the page again, once per push.
 """
 
 from __future__ import annotations
@@ -27,11 +33,13 @@ from websockets.exceptions import ConnectionClosed, InvalidStatus, InvalidURI, W
 
 from server.protocol import MAX_FRAME_BYTES, MAX_NAME_CHARS, PROTOCOL_VERSION, encode
 
-from .config import TokenStore
-from .state import RaceState, apply, mode
+from .config import CommitmentBook, KeyStore, TokenStore
+from .state import BOARD_PAGE, RaceState, apply, board_id, mode
 
 __all__ = [
+    "BOARD_PAGE",
     "ClientSession",
+    "NameTaken",
     "ServerUnreachable",
     "decode_server",
     "describe_failure",
@@ -45,6 +53,18 @@ _FINAL_CLOSES: Final = {1000: "this seat was taken over by a newer connection",
 
 class ServerUnreachable(Exception):
     """The first connection failed; ``str()`` is one sentence for the player."""
+
+
+class NameTaken(ServerUnreachable):
+    """The server refused the hello: the name is claimed and we lack its key."""
+
+
+def name_taken_sentence(name: str, url: str, sent_key: bool) -> str:
+    if sent_key:
+        return (f"The name {name!r} is claimed on {url} and it refused the key kept for it: "
+                "start with another --name, or give the right key with --key.")
+    return (f"The name {name!r} is claimed on {url} by someone else: start with another --name, "
+            "or, if it is yours, give its key with --key.")
 
 
 def decode_server(frame: bytes | str) -> dict[str, Any]:
@@ -101,6 +121,9 @@ class ClientSession:
         name: str = "player",
         *,
         tokens: TokenStore | None = None,
+        keys: KeyStore | None = None,
+        commitments: CommitmentBook | None = None,
+        key: str | None = None,
         on_change: Callable[[], object] | None = None,
         backoff_initial: float = 0.25,
         backoff_max: float = 8.0,
@@ -118,6 +141,16 @@ class ClientSession:
         self.received: deque[dict[str, Any]] = deque(maxlen=2000)  # the latest messages, for tests
         self.n_received = 0
         self.token: str | None = self.tokens.load(url, self.name) if resume else None
+        self.keys = keys if keys is not None else KeyStore.in_memory()
+        self.commitments = commitments if commitments is not None else CommitmentBook.in_memory()
+        self.key: str | None = key or self.keys.load(url, self.name)
+        self._key_given = bool(key)  # --key: kept once the server has accepted it
+        rating = self.keys.rating(url, self.name)
+        if rating is not None:
+            self.state.ratings_seen[self.name.casefold()] = rating
+        self.watching: dict[str, Any] | None = None  # the board request on screen
+        self.board_refreshes = 0  # board pages asked for again after a board_changed
+        self._tasks: set[asyncio.Task[Any]] = set()
         self._ws: ClientConnection | None = None
         self._runner: asyncio.Task[None] | None = None
         self._closing = False
@@ -132,6 +165,9 @@ class ClientSession:
         except (OSError, TimeoutError, WebSocketException, ValueError) as exc:
             self.state.conn = "closed"
             raise ServerUnreachable(describe_failure(self.url, exc)) from None
+        except NameTaken:
+            self.state.conn = "closed"
+            raise
         except _Refused as exc:
             self.state.conn = "closed"
             raise ServerUnreachable(str(exc)) from None
@@ -149,6 +185,8 @@ class ClientSession:
         if self._ws is not None:
             with contextlib.suppress(Exception):
                 await self._ws.close()
+        for task in list(self._tasks):
+            task.cancel()
         if self._runner is not None:
             self._runner.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
@@ -163,6 +201,8 @@ class ClientSession:
             hello: dict[str, Any] = {"t": "hello", "proto": PROTOCOL_VERSION, "name": self.name}
             if self.token:
                 hello["token"] = self.token
+            if self.key:
+                hello["key"] = self.key
             try:
                 await ws.send(encode(hello))
                 first = decode_server(await asyncio.wait_for(ws.recv(), self.open_timeout))
@@ -177,11 +217,19 @@ class ClientSession:
                 self._handle(first)
                 await ws.close()
                 continue
+            if first.get("t") == "error" and first.get("code") == "name_taken":
+                await ws.close()
+                raise NameTaken(name_taken_sentence(self.name, self.url, bool(self.key)))
             if first.get("t") == "error":
                 await ws.close()
                 reason = first.get("message") or first.get("code")
                 raise _Refused(f"The server at {self.url} refused us: {reason}.")
             self._ws = ws
+            if first.get("t") == "welcome" and self.key:
+                self.state.claimed = True  # the server took the name's key
+                if self._key_given:
+                    self.keys.save(self.url, self.name, self.key)
+                    self._key_given = False
             self._handle(first)
             return ws
 
@@ -205,9 +253,12 @@ class ClientSession:
                 self.state.notice, self.state.notice_error = _FINAL_CLOSES[code], True
                 self._changed_now()
                 return
-            ws = await self._reconnect()
+            reconnected = await self._reconnect()
+            if reconnected is None:
+                return
+            ws = reconnected
 
-    async def _reconnect(self) -> ClientConnection:
+    async def _reconnect(self) -> ClientConnection | None:
         attempt = 0
         while True:
             attempt += 1
@@ -218,6 +269,11 @@ class ClientSession:
             await asyncio.sleep(delay * random.uniform(0.5, 1.0))
             try:
                 return await self._open()
+            except NameTaken as exc:  # trying again cannot help
+                self.state.conn = "closed"
+                self.state.notice, self.state.notice_error = str(exc), True
+                self._changed_now()
+                return None
             except _Refused as exc:
                 self.state.notice, self.state.notice_error = str(exc), True
             except (OSError, TimeoutError, WebSocketException, ValueError):
@@ -228,10 +284,60 @@ class ClientSession:
         self.received.append(msg)
         self.n_received += 1
         apply(self.state, msg, _now_ms())
-        if msg.get("t") == "joined" and isinstance(msg.get("token"), str):
+        kind = msg.get("t")
+        if kind == "joined" and isinstance(msg.get("token"), str):
             self.token = msg["token"]
             self.tokens.save(self.url, self.name, msg["token"])
+        elif kind == "claimed":
+            self._claimed(msg)
+        elif kind == "daily_info":
+            self._note_commitments(msg)
+        elif kind == "results" and self.key:
+            for change in self.state.rating_changes:
+                if change.name.casefold() == self.name.casefold():
+                    self.keys.save_rating(self.url, self.name, change.value)
+        elif kind == "board_changed":
+            self._board_changed(msg.get("board"))
         self._changed_now()
+
+    def _claimed(self, msg: dict[str, Any]) -> None:
+        name, key = msg.get("name"), msg.get("key")
+        if not isinstance(name, str) or not name or not isinstance(key, str) or not key:
+            return
+        self.name = name  # a typed name: this connection now plays under it
+        self.key = key
+        self.keys.save(self.url, name, key)
+
+    def _note_commitments(self, msg: dict[str, Any]) -> None:
+        """Remember today's commitment; look up the one seen for yesterday's reveal."""
+        variant, date, commitment = msg.get("variant"), msg.get("date"), msg.get("commitment")
+        if not isinstance(variant, str):
+            return
+        yesterday = msg.get("yesterday")
+        if isinstance(yesterday, dict) and isinstance(yesterday.get("date"), str):
+            seen = self.commitments.seen(self.url, yesterday["date"], variant)
+            if seen is not None:
+                self.state.seen_commitments[f"{yesterday['date']}|{variant}"] = seen
+        if isinstance(date, str) and isinstance(commitment, str):
+            self.commitments.note(self.url, date, variant, commitment)
+            first = self.commitments.seen(self.url, date, variant) or commitment
+            self.state.seen_commitments[f"{date}|{variant}"] = first
+
+    def _board_changed(self, board: Any) -> None:
+        """Ask again for the board on screen, once per push (and only if it is that board)."""
+        request = self.watching
+        if request is None:
+            return
+        ours = board_id(request, self.state.board)
+        if ours is not None and isinstance(board, str) and board != ours:
+            return
+        self.board_refreshes += 1
+        self._spawn(self.send(dict(request)))
+
+    def _spawn(self, coro: Any) -> None:
+        task = asyncio.get_running_loop().create_task(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
 
     def _changed_now(self) -> None:
         self._changed.set()
@@ -298,6 +404,33 @@ class ClientSession:
 
     async def ping(self) -> bool:
         return await self.send({"t": "ping"})
+
+    async def claim(self, name: str | None = None) -> bool:
+        """Claim a name (this one by default): ``claimed`` brings its key, which is kept."""
+        return await self.send({"t": "claim", "name": (name or self.name)[:MAX_NAME_CHARS]})
+
+    async def daily_info(self, variant: str) -> bool:
+        return await self.send({"t": "daily_info", "variant": variant})
+
+    async def daily(self, variant: str) -> bool:
+        """Start today's deal of ``variant`` (a room of one; ``ready`` starts it)."""
+        return await self.send({"t": "daily", "variant": variant})
+
+    async def board(self, kind: str, variant: str | None = None, *, date: str | None = None,
+                    offset: int = 0, limit: int = BOARD_PAGE, watch: bool = True) -> bool:
+        """Ask for a board page; with ``watch`` it is the board on screen (see ``board_changed``)."""
+        msg: dict[str, Any] = {"t": "board", "kind": kind, "offset": max(offset, 0), "limit": limit}
+        if variant:
+            msg["variant"] = variant
+        if date:
+            msg["date"] = date
+        if watch:
+            self.watching = dict(msg)
+        return await self.send(msg)
+
+    def unwatch_board(self) -> None:
+        """The board is off screen: its pushes are no longer answered."""
+        self.watching = None
 
     async def leave(self) -> bool:
         """Leave the room: the seat and its token are given up."""

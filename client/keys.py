@@ -10,6 +10,11 @@ The move text can be typed too: ``:`` (or Enter, or any letter that is not a
 hotkey) opens the input line. Space draws, deals or redeals; ``n``/``N`` deal a
 round or everything (Corner Stones).
 
+The lobby also leads to today's challenge (pick a variant: its info screen,
+then start it), the boards (a daily board, ratings, daily wins; ``n``/``p``
+page) and claiming the player's name. After a daily, ``c`` copies the share
+line and ``b`` opens today's board.
+
 Keys are plain strings: a printable character, or ``enter``, ``escape``,
 ``backspace``, ``up``, ``down``, ``left``, ``right``, ``tab``, ``c-c``.
 """
@@ -19,14 +24,19 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any, Final, NamedTuple
 
+from .state import BOARD_PAGE, RaceState, is_daily
 from .variants import VARIANTS
 
 __all__ = [
+    "BOARD_ITEMS",
+    "BOARD_PAGE",
     "LOBBY_ITEMS",
     "TABLEAU_KEYS",
     "UI",
     "Command",
+    "Context",
     "choose_move",
+    "context_of",
     "draw_action",
     "pile_key",
     "press",
@@ -40,41 +50,83 @@ LOBBY_ITEMS: Final = (
     ("2", "Create a private room", "get a code to share with friends"),
     ("3", "Join by code", "enter the code a friend gave you"),
     ("4", "Variants and rules", "a paragraph on each game"),
+    ("5", "Today's challenge", "one deal a day, the same for everyone"),
+    ("6", "Boards", "today's results, ratings, daily wins"),
+    ("7", "Claim your name", "keep it yours: ranked dailies and ratings"),
     ("q", "Quit", ""),
 )
+BOARD_ITEMS: Final = (
+    ("1", "Today's daily board", "pick a variant"),
+    ("2", "Ratings", "races between claimed names"),
+    ("3", "Daily wins", "pick a variant"),
+)
 MAX_TEXT: Final = 32
+MAX_NAME: Final = 24
 
 
 class Command(NamedTuple):
     """Something for the session to do: ``move``, ``quick``, ``create``, ``join``,
-    ``ready``, ``leave``, ``rematch``, ``resign`` or ``quit``."""
+    ``ready``, ``leave``, ``rematch``, ``resign``, ``quit``, ``claim`` (a name),
+    ``daily_info`` / ``daily`` (a variant), ``board`` (``kind``, the variant in
+    ``arg``, the offset in ``num``), ``unwatch`` (the board left the screen) or
+    ``share`` (copy the line in ``arg``)."""
 
     name: str
     arg: str = ""
     num: int = 0
+    kind: str = ""
+
+
+class Context(NamedTuple):
+    """What a key may depend on beyond the UI state (from :func:`context_of`)."""
+
+    name: str = ""  # the player's name
+    claimed: bool = False  # ... and whether it is claimed
+    daily: bool = False  # the room (or its results) is a daily challenge
+    variant: str = ""  # the room's variant
+    share: str = ""  # the results' share line
+    board_total: int | None = None  # entries of the board on screen
+
+
+def context_of(state: RaceState) -> Context:
+    room, results, board = state.room or {}, state.results or {}, state.board or {}
+    total = board.get("total")
+    variant = results.get("variant") or room.get("variant") or ""
+    share = results.get("share")
+    return Context(name=state.name, claimed=state.claimed, daily=is_daily(state),
+                   variant=variant if isinstance(variant, str) else "",
+                   share=share if isinstance(share, str) else "",
+                   board_total=total if isinstance(total, int) and not isinstance(total, bool) else None)
 
 
 @dataclass(frozen=True)
 class UI:
     """The client's own interface state (menus, selection, input line)."""
 
-    menu: str = "main"  # lobby: main | pick
-    purpose: str = ""  # pick: quick | create | browse
+    menu: str = "main"  # lobby: main | pick | daily | boards | board
+    purpose: str = ""  # pick: quick | create | browse | daily | board-daily | board-wins
     cursor: int = 0
-    variant: str = ""  # the variant picked for create
+    variant: str = ""  # the variant picked for create, the daily or a board
+    board_kind: str = ""  # the board on screen: daily | rating | wins
+    board_offset: int = 0
     pending: str | None = None  # the selected source pile
     want_foundation: bool = False  # after ``f``: a digit names the foundation
     text: str | None = None  # the input line, None when closed
-    text_purpose: str = ""  # move | code | players
+    text_purpose: str = ""  # move | code | players | name
     help: bool = False
     confirm: str = ""  # resign | quit: waiting for y
     note: str = ""  # a local hint
 
 
-def settle(ui: UI) -> UI:
-    """The UI state for a new screen (lobby -> room -> race -> results): no stale selection."""
-    return replace(ui, menu="main", cursor=0, pending=None, want_foundation=False, confirm="", note="",
-                   text=None, text_purpose="")
+def settle(ui: UI, mode: str = "") -> UI:
+    """The UI state for a new screen (lobby -> room -> race -> results): no stale selection.
+
+    Back in the lobby, a board or daily screen asked for on the way out (``b``
+    after a daily's results) is kept.
+    """
+    keep = mode == "lobby" and ui.menu in ("board", "daily")
+    return replace(ui, menu=ui.menu if keep else "main", cursor=0, pending=None, want_foundation=False,
+                   confirm="", note="", text=None, text_purpose="")
 
 
 # -- pile names and legal moves ---------------------------------------------------
@@ -148,8 +200,10 @@ def draw_action(view: dict[str, Any]) -> str:
 
 
 # -- the key handler ------------------------------------------------------------------
-def press(ui: UI, key: str, *, mode: str, view: dict[str, Any] | None = None) -> tuple[UI, list[Command]]:
+def press(ui: UI, key: str, *, mode: str, view: dict[str, Any] | None = None,
+          ctx: Context | None = None) -> tuple[UI, list[Command]]:
     """Handle one key in ``mode`` (lobby, room, countdown, race, results)."""
+    ctx = ctx or Context()
     if key == "c-c":
         return replace(ui, confirm="", text=None), [Command("quit")]
     if ui.text is not None:
@@ -164,7 +218,7 @@ def press(ui: UI, key: str, *, mode: str, view: dict[str, Any] | None = None) ->
     if key == "?":
         return replace(ui, help=True), []
     if mode == "lobby":
-        return _lobby_key(ui, key)
+        return _lobby_key(ui, key, ctx)
     if mode in ("room", "countdown"):
         if key == "r" and mode == "room":
             return replace(ui, note=""), [Command("ready")]
@@ -175,7 +229,16 @@ def press(ui: UI, key: str, *, mode: str, view: dict[str, Any] | None = None) ->
         return ui, []
     if mode == "results":
         if key == "m":
+            if ctx.daily:
+                return replace(ui, note="a daily deal is played once a day: no rematch"), []
             return replace(ui, note="asked for a rematch"), [Command("rematch")]
+        if key == "c" and ctx.share:
+            note = "share line copied (if your terminal allows) and printed when you quit"
+            return replace(ui, note=note), [Command("share", ctx.share)]
+        if key == "b":  # today's board after a daily, else the ratings
+            kind, variant = ("daily", ctx.variant) if ctx.daily and ctx.variant else ("rating", "")
+            opened, commands = _open_board(UI(), kind, variant)
+            return opened, [Command("leave"), *commands]
         if key in ("l", "escape"):
             return UI(), [Command("leave")]
         if key == "q":
@@ -203,6 +266,12 @@ def _text_key(ui: UI, key: str) -> tuple[UI, list[Command]]:
             if not value:
                 return closed, []
             return replace(closed, menu="main"), [Command("join", value.upper())]
+        if ui.text_purpose == "name":
+            if not value:
+                return closed, []
+            if len(value) > MAX_NAME:
+                return replace(ui, note=f"a name has 1 to {MAX_NAME} characters"), []
+            return replace(closed, note=""), [Command("claim", value)]
         if ui.text_purpose == "players":
             value = value or "2"
             if not value.isdigit() or not 2 <= int(value) <= 8:
@@ -214,34 +283,34 @@ def _text_key(ui: UI, key: str) -> tuple[UI, list[Command]]:
     return ui, []
 
 
-def _lobby_key(ui: UI, key: str) -> tuple[UI, list[Command]]:
+def _open_board(ui: UI, kind: str, variant: str = "", offset: int = 0) -> tuple[UI, list[Command]]:
+    opened = replace(ui, menu="board", board_kind=kind, variant=variant, board_offset=max(offset, 0),
+                     cursor=0, note="")
+    return opened, [Command("board", variant, max(offset, 0), kind)]
+
+
+def _move_cursor(ui: UI, key: str, count: int) -> UI | None:
+    if key in ("up", "k"):
+        return replace(ui, cursor=(ui.cursor - 1) % count)
+    if key in ("down", "j", "tab"):
+        return replace(ui, cursor=(ui.cursor + 1) % count)
+    return None
+
+
+def _lobby_key(ui: UI, key: str, ctx: Context) -> tuple[UI, list[Command]]:
     if ui.menu == "pick":
-        count = len(VARIANTS)
-        if key in ("escape", "backspace", "left", "h"):
-            return replace(ui, menu="main", cursor=0), []
-        if key in ("up", "k"):
-            return replace(ui, cursor=(ui.cursor - 1) % count), []
-        if key in ("down", "j", "tab"):
-            return replace(ui, cursor=(ui.cursor + 1) % count), []
-        chosen: int | None = None
-        if key == "enter":
-            chosen = ui.cursor
-        elif len(key) == 1 and key.isdigit() and 1 <= int(key) <= count:
-            chosen = int(key) - 1
-        if chosen is None:
-            return ui, []
-        variant = VARIANTS[chosen].id
-        if ui.purpose == "quick":
-            return replace(ui, menu="main", cursor=0), [Command("quick", variant)]
-        if ui.purpose == "create":
-            return replace(_open_text(ui, "players"), variant=variant, cursor=chosen), []
-        return replace(ui, cursor=chosen), []  # browsing: move the cursor only
+        return _pick_key(ui, key)
+    if ui.menu == "daily":
+        return _daily_key(ui, key)
+    if ui.menu == "boards":
+        return _boards_key(ui, key)
+    if ui.menu == "board":
+        return _board_key(ui, key, ctx)
     # the main menu
     items = [item[0] for item in LOBBY_ITEMS]
-    if key in ("up", "k"):
-        return replace(ui, cursor=(ui.cursor - 1) % len(items)), []
-    if key in ("down", "j", "tab"):
-        return replace(ui, cursor=(ui.cursor + 1) % len(items)), []
+    moved = _move_cursor(ui, key, len(items))
+    if moved is not None:
+        return moved, []
     if key == "enter":
         key = items[ui.cursor]
     if key in ("q", "escape"):
@@ -254,6 +323,101 @@ def _lobby_key(ui: UI, key: str) -> tuple[UI, list[Command]]:
         return _open_text(ui, "code"), []
     if key == "4":
         return replace(ui, menu="pick", purpose="browse", cursor=0, note=""), []
+    if key == "5":
+        return replace(ui, menu="pick", purpose="daily", cursor=0, note=""), []
+    if key == "6":
+        return replace(ui, menu="boards", cursor=0, note=""), []
+    if key == "7":
+        if ctx.claimed:
+            return replace(ui, note=f"the name {ctx.name} is already yours on this server"), []
+        return _open_text(ui, "name", ctx.name[:MAX_NAME]), []
+    return ui, []
+
+
+def _pick_key(ui: UI, key: str) -> tuple[UI, list[Command]]:
+    count = len(VARIANTS)
+    if key in ("escape", "backspace", "left", "h"):
+        back = "boards" if ui.purpose.startswith("board-") else "main"
+        return replace(ui, menu=back, cursor=0), []
+    moved = _move_cursor(ui, key, count)
+    if moved is not None:
+        return moved, []
+    chosen: int | None = None
+    if key == "enter":
+        chosen = ui.cursor
+    elif len(key) == 1 and key.isdigit() and 1 <= int(key) <= count:
+        chosen = int(key) - 1
+    if chosen is None:
+        return ui, []
+    variant = VARIANTS[chosen].id
+    if ui.purpose == "quick":
+        return replace(ui, menu="main", cursor=0), [Command("quick", variant)]
+    if ui.purpose == "create":
+        return replace(_open_text(ui, "players"), variant=variant, cursor=chosen), []
+    if ui.purpose == "daily":
+        return replace(ui, menu="daily", variant=variant, cursor=0, note=""), [Command("daily_info", variant)]
+    if ui.purpose in ("board-daily", "board-wins"):
+        return _open_board(ui, ui.purpose.removeprefix("board-"), variant)
+    return replace(ui, cursor=chosen), []  # browsing: move the cursor only
+
+
+def _daily_key(ui: UI, key: str) -> tuple[UI, list[Command]]:
+    """Today's challenge of ``ui.variant``: its info on screen."""
+    if key in ("escape", "backspace", "left", "h"):
+        return replace(ui, menu="pick", purpose="daily", note="",
+                       cursor=next((i for i, v in enumerate(VARIANTS) if v.id == ui.variant), 0)), []
+    if key in ("enter", "s"):
+        note = "starting today's deal (the server may take a few seconds to pick it)"
+        return replace(ui, note=note), [Command("daily", ui.variant)]
+    if key == "b":
+        return _open_board(ui, "daily", ui.variant)
+    if key == "w":
+        return _open_board(ui, "wins", ui.variant)
+    if key == "r":
+        return replace(ui, note=""), [Command("daily_info", ui.variant)]
+    if key == "q":
+        return ui, [Command("quit")]
+    return ui, []
+
+
+def _boards_key(ui: UI, key: str) -> tuple[UI, list[Command]]:
+    items = [item[0] for item in BOARD_ITEMS]
+    if key in ("escape", "backspace", "left", "h"):
+        return replace(ui, menu="main", cursor=0), []
+    moved = _move_cursor(ui, key, len(items))
+    if moved is not None:
+        return moved, []
+    if key == "enter":
+        key = items[ui.cursor]
+    if key == "1":
+        return replace(ui, menu="pick", purpose="board-daily", cursor=0), []
+    if key == "2":
+        return _open_board(ui, "rating")
+    if key == "3":
+        return replace(ui, menu="pick", purpose="board-wins", cursor=0), []
+    if key == "q":
+        return ui, [Command("quit")]
+    return ui, []
+
+
+def _board_key(ui: UI, key: str, ctx: Context) -> tuple[UI, list[Command]]:
+    """A board page on screen: page through it, refresh it, leave it."""
+    if key in ("escape", "backspace", "h"):
+        back = replace(ui, menu="boards", cursor=0, note="", board_offset=0)
+        return back, [Command("unwatch")]
+    if key in ("n", "right", "down", "j", " "):
+        offset = ui.board_offset + BOARD_PAGE
+        if ctx.board_total is not None and offset >= ctx.board_total:
+            return replace(ui, note="this is the last page"), []
+        return _open_board(ui, ui.board_kind, ui.variant, offset)
+    if key in ("p", "left", "up", "k"):
+        if ui.board_offset <= 0:
+            return replace(ui, note="this is the first page"), []
+        return _open_board(ui, ui.board_kind, ui.variant, ui.board_offset - BOARD_PAGE)
+    if key == "r":
+        return _open_board(ui, ui.board_kind, ui.variant, ui.board_offset)
+    if key == "q":
+        return ui, [Command("quit")]
     return ui, []
 
 

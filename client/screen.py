@@ -12,6 +12,12 @@ t3 centre, t4 right, t5 bottom), Simplicity's two rows of six, Corner Stones'
 two columns (t1..t6 left, t7..t12 right, top to bottom) with the Ace (f1..f4)
 and King (f5..f8) foundations between them, Betsy Ross' indicators i1..i4 above
 its foundations f1..f4.
+
+The lobby's other screens: today's challenge of a variant (day number, the
+commitment's prefix, whether an attempt would be ranked, and yesterday's
+reveal checked here by recomputing SHA-256(deal|salt)), the board menu and a
+board page, and on the results of a daily the share line and streaks; races
+between claimed names show each rating's change.
 """
 
 from __future__ import annotations
@@ -22,8 +28,8 @@ from typing import Any, Final
 
 from wcwidth import wcwidth
 
-from .keys import LOBBY_ITEMS, UI, pile_key, targets
-from .state import RaceState, mode, players_of
+from .keys import BOARD_ITEMS, LOBBY_ITEMS, UI, pile_key, targets
+from .state import BOARD_PAGE, RaceState, is_daily, mode, players_of, reveal_check
 from .variants import VARIANTS, variant_name
 
 __all__ = [
@@ -418,6 +424,8 @@ def _header(state: RaceState, out: _Out, width: int, right: str, ascii_only: boo
         left += f" \u00b7 {clean(variant_name(str(variant)), 30)}"
     if state.code:
         left += f" \u00b7 room {clean(state.code, 16)}"
+    if is_daily(state):
+        left += " \u00b7 daily, " + ("ranked" if _ranked(state) else "practice")
     gap = max(width - width_of(left) - width_of(right) - 2, 2)
     out.add(("class:title", " " + left), ("", " " * gap), ("class:clock", right))
     if state.conn == "reconnecting":
@@ -435,17 +443,21 @@ def _notices(state: RaceState, ui: UI, out: _Out) -> None:
     if ui.note:
         out.text(" " + ui.note, "class:hint")
     if ui.text is not None:
-        prompt = {"move": "move: ", "code": "room code: ", "players": "players (2-8, Enter for 2): "}
+        prompt = {"move": "move: ", "code": "room code: ", "players": "players (2-8, Enter for 2): ",
+                  "name": "name to claim (Enter claims it): "}
         out.add(("class:prompt", " " + prompt.get(ui.text_purpose, "> ")), ("", clean(ui.text)),
                 ("class:cursor", " "))
 
 
-def _lobby(state: RaceState, ui: UI, out: _Out, width: int) -> None:
-    out.text(f" connected to {clean(state.server, 60)} as {clean(state.name, 24)}", "class:dim")
+def _lobby(state: RaceState, ui: UI, out: _Out, width: int, now: int) -> None:
+    who = "claimed" if state.claimed else "guest"
+    out.text(f" connected to {clean(state.server, 60)} as {clean(state.name, 24)} ({who})", "class:dim")
     out.text()
     if ui.menu == "pick":
         heading = {"quick": "Quick race: pick a variant", "create": "Private room: pick a variant",
-                   "browse": "Variants and rules"}
+                   "browse": "Variants and rules", "daily": "Today's challenge: pick a variant",
+                   "board-daily": "Today's daily board: pick a variant",
+                   "board-wins": "Daily wins: pick a variant"}
         out.text(" " + heading.get(ui.purpose, "Variants"), "class:title")
         out.text()
         for i, variant in enumerate(VARIANTS):
@@ -458,11 +470,162 @@ def _lobby(state: RaceState, ui: UI, out: _Out, width: int) -> None:
         tail = "Enter or a number to choose" if ui.purpose != "browse" else "up/down to read"
         out.text(f" {tail} \u00b7 Esc back", "class:dim")
         return
+    if ui.menu == "daily":
+        _daily(state, ui, out, now)
+        return
+    if ui.menu == "boards":
+        out.text(" Boards", "class:title")
+        out.text()
+        for i, (key, title, hint) in enumerate(BOARD_ITEMS):
+            style = "class:cursorline" if i == ui.cursor else ""
+            out.add((style, f"  {key}  {title:<24}"), ("class:dim", hint))
+        out.text()
+        out.text(" up/down and Enter, or the key \u00b7 Esc back", "class:dim")
+        return
+    if ui.menu == "board":
+        _board(state, ui, out)
+        return
     for i, (key, title, hint) in enumerate(LOBBY_ITEMS):
         style = "class:cursorline" if i == ui.cursor else ""
+        if key == "7" and state.claimed:
+            title, hint = "Your name", f"{clean(state.name, 24)} is yours on this server"
         out.add((style, f"  {key}  {title:<24}"), ("class:dim", hint))
     out.text()
     out.text(" up/down and Enter, or the key \u00b7 ? help", "class:dim")
+
+
+def _hms(ms: int) -> str:
+    s = max(ms, 0) // 1000
+    return f"{s // 3600}:{s // 60 % 60:02d}:{s % 60:02d}"
+
+
+def _short(text: object, n: int = 16) -> str:
+    t = clean(text, 80)
+    return t if len(t) <= n else t[:n] + "\u2026"
+
+
+def _daily(state: RaceState, ui: UI, out: _Out, now: int) -> None:
+    """Today's challenge of one variant: what it is, whether it counts, yesterday's reveal."""
+    out.text(f" Today's challenge \u00b7 {clean(variant_name(ui.variant), 30)}", "class:title")
+    out.text()
+    info = state.daily_info.get(ui.variant)
+    if info is None:
+        out.text(" asking the server for today's deal\u2026 (the first ask of a day may take a few seconds)",
+                 "class:dim")
+    else:
+        day, ends = _int(info.get("day")), _int(info.get("ends_at"))
+        line = f" Day #{day if day is not None else '?'} \u00b7 {clean(info.get('date', ''), 10)}"
+        if ends is not None:
+            line += f" \u00b7 ends in {_hms(ends - now)} (midnight UTC)"
+        out.text(line)
+        out.add(("", " Commitment "), ("class:code", f" {_short(info.get('commitment', ''))} "),
+                ("class:dim", "  SHA-256 of the deal number and a salt, revealed tomorrow"))
+        out.text()
+        if state.claimed:
+            out.text(" Ranked: your first attempt today goes on the board; later ones are practice.",
+                     "class:info")
+        else:
+            out.text(" Practice: guests are never ranked. Claim your name (7 in the lobby) to be ranked.",
+                     "class:warn")
+        out.text()
+        _reveal(state, ui.variant, info.get("yesterday"), out)
+    out.text()
+    _notices(state, ui, out)
+    out.text(" Enter start \u00b7 b today's board \u00b7 w daily wins \u00b7 r refresh \u00b7 Esc back",
+             "class:dim")
+
+
+def _reveal(state: RaceState, variant: str, yesterday: Any, out: _Out) -> None:
+    if not isinstance(yesterday, dict):
+        out.text(" Yesterday: nothing to reveal (no deal was drawn for this variant)", "class:dim")
+        return
+    day, date = _int(yesterday.get("day")), clean(yesterday.get("date", ""), 10)
+    out.text(f" Yesterday's deal, revealed \u00b7 day #{day if day is not None else '?'} \u00b7 {date}",
+             "class:title")
+    deal = clean(yesterday.get("deal", "?"), 24)
+    out.text(f"   deal {deal}   salt {clean(yesterday.get('salt', '?'), 40)}")
+    par = _int(yesterday.get("par"))
+    if par is not None:
+        out.text(f"   par {par} foundation cards (the solver found no winning line)")
+    check = reveal_check(yesterday, state.seen_commitments.get(f"{yesterday.get('date')}|{variant}"))
+    commit = _short(yesterday.get("commitment", ""))
+    if check.ours is None:
+        out.text("   check: the reveal is incomplete and cannot be checked", "class:error")
+    elif check.ours:
+        server = "" if check.server is None else (" (the server agrees)" if check.server
+                                                  else " (the server's own check says otherwise)")
+        out.text(f"   check: SHA-256(deal|salt) matches the commitment {commit}, checked here{server}",
+                 "class:info")
+    else:
+        out.text(f"   check FAILED: SHA-256(deal|salt) does not match the commitment {commit}", "class:error")
+    if check.seen is True:
+        out.text("   and that is the commitment this client was shown during that day", "class:info")
+    elif check.seen is False:
+        seen = _short(state.seen_commitments.get(f"{yesterday.get('date')}|{variant}", ""))
+        out.text(f"   but during that day this client was shown another commitment: {seen}", "class:error")
+    out.text(f"   replay it: patience-server deal {clean(variant, 30)} {deal}", "class:dim")
+
+
+def _board_matches(state: RaceState, ui: UI) -> dict[str, Any] | None:
+    board = state.board
+    if board is None or board.get("kind") != ui.board_kind or _int(board.get("offset")) != ui.board_offset:
+        return None
+    if ui.board_kind != "rating" and board.get("variant") != ui.variant:
+        return None
+    return board
+
+
+def _board(state: RaceState, ui: UI, out: _Out) -> None:
+    board = _board_matches(state, ui)
+    name = clean(variant_name(ui.variant), 30)
+    if ui.board_kind == "daily":
+        title = f" Today's board \u00b7 {name}"
+        if board is not None and board.get("date"):
+            title += f" \u00b7 {clean(board['date'], 10)}"
+    elif ui.board_kind == "wins":
+        title = f" Daily wins \u00b7 {name} \u00b7 ranked wins of all days"
+    else:
+        title = " Ratings \u00b7 OpenSkill ordinal from races between claimed names"
+    out.text(title, "class:title")
+    out.text()
+    entries = [e for e in (board or {}).get("entries") or () if isinstance(e, dict)]
+    me = state.name.casefold()
+    if board is None:
+        out.text("  loading\u2026", "class:dim")
+    elif not entries:
+        empty = "nobody has finished today's deal yet" if ui.board_kind == "daily" else "nobody here yet"
+        out.text(f"  {empty}", "class:dim")
+    elif ui.board_kind == "daily":
+        out.text(f"  {'rank':<6}{'player':<20}{'result':<9}{'time':>7}{'moves':>7}{'cards':>7}", "class:dim")
+        for e in entries:
+            who = clean(e.get("name", "?"), 18)
+            mine = isinstance(e.get("name"), str) and e["name"].casefold() == me
+            ms, moves, cards = _int(e.get("time_ms")), _int(e.get("moves")), _int(e.get("foundation_cards"))
+            out.text(f"  {_int(e.get('rank')) or '':<6}{who + (' *' if mine else ''):<20}"
+                     f"{'won' if e.get('won') else 'not won':<9}{_mmss(ms) if ms is not None else '--':>7}"
+                     f"{moves if moves is not None else '--':>7}{cards if cards is not None else '--':>7}",
+                     "class:me" if mine else "")
+    else:
+        label = "rating" if ui.board_kind == "rating" else "wins"
+        out.text(f"  {'rank':<6}{'player':<22}{label:>8}", "class:dim")
+        for e in entries:
+            who = clean(e.get("name", "?"), 20)
+            mine = isinstance(e.get("name"), str) and e["name"].casefold() == me
+            value = e.get("value")
+            if isinstance(value, int | float) and not isinstance(value, bool):
+                shown = f"{value:.2f}" if ui.board_kind == "rating" else f"{value:g}"
+            else:
+                shown = clean(value or "", 8)
+            out.text(f"  {_int(e.get('rank')) or '':<6}{who + (' *' if mine else ''):<22}{shown:>8}",
+                     "class:me" if mine else "")
+    out.text()
+    _notices(state, ui, out)
+    total = _int((board or {}).get("total"))
+    where = ""
+    if board is not None and total is not None and entries:
+        where = f"{ui.board_offset + 1}-{ui.board_offset + len(entries)} of {total} \u00b7 "
+    paging = "n next page \u00b7 p previous \u00b7 " if total is None or total > BOARD_PAGE else ""
+    out.text(f" {where}{paging}r refresh \u00b7 Esc back", "class:dim")
 
 
 def _wrap(text: str, width: int) -> list[str]:
@@ -479,8 +642,51 @@ def _wrap(text: str, width: int) -> list[str]:
     return lines
 
 
+def _ranked(state: RaceState) -> bool:
+    """This daily attempt counts: the server says so (and a guest's never does)."""
+    if not state.claimed:
+        return False
+    results = state.results or {}
+    if "ranked" in results:
+        return bool(results["ranked"])
+    return bool((state.room or {}).get("ranked"))
+
+
+def _practice_reason(state: RaceState) -> str:
+    if not state.claimed:
+        return "guests are never ranked: claim your name in the lobby (7)"
+    return "only your first attempt of the day is ranked"
+
+
+def _daily_room(state: RaceState, out: _Out, now: int, countdown: bool) -> None:
+    room = state.room or {}
+    variant = clean(variant_name(str(room.get("variant", ""))), 30)
+    info = state.daily_info.get(str(room.get("variant")), {})
+    day = _int(info.get("day")) if info.get("date") == room.get("daily") else None
+    out.text(f" Today's challenge \u00b7 {variant}" + (f" \u00b7 day #{day}" if day else "")
+             + f" \u00b7 {clean(room.get('daily', ''), 10)}", "class:title")
+    if _ranked(state):
+        out.text(" Ranked attempt: your result goes on today's board.", "class:info")
+    else:
+        out.text(f" Practice: this attempt is not ranked ({_practice_reason(state)}).", "class:warn")
+    out.text()
+    if countdown:
+        starts = _int(room.get("starts_at"))
+        left = (starts - now + 999) // 1000 if starts is not None else None
+        text = f"   Starting in {left}\u2026" if left is not None and left > 0 else "   Go!"
+        out.text(text, "class:countdown")
+        out.text()
+        return
+    out.text(" You play alone, against the clock and everyone else's result.")
+    out.text()
+    out.text(" r start \u00b7 l leave \u00b7 q quit \u00b7 ? help", "class:dim")
+
+
 def _room(state: RaceState, out: _Out, now: int, countdown: bool) -> None:
     room = state.room or {}
+    if room.get("daily"):
+        _daily_room(state, out, now, countdown)
+        return
     if countdown:
         starts = _int(room.get("starts_at"))
         left = (starts - now + 999) // 1000 if starts is not None else None
@@ -549,7 +755,14 @@ def _race(state: RaceState, ui: UI, out: _Out, width: int, ascii_only: bool) -> 
 def _results(state: RaceState, out: _Out) -> None:
     res = state.results or {}
     deal = res.get("deal")
-    out.text(" Results" + (f" \u00b7 deal #{clean(deal, 20)}" if deal is not None else ""), "class:title")
+    title = " Results" + (f" \u00b7 deal #{clean(deal, 20)}" if deal is not None else "")
+    daily = is_daily(state)
+    if daily:
+        info = state.daily_info.get(str(res.get("variant")), {})
+        day = _int(info.get("day")) if info.get("date") == res.get("daily") else None
+        title += " \u00b7 today's challenge" + (f" #{day}" if day else "")
+        title += " \u00b7 " + ("ranked" if _ranked(state) else "practice")
+    out.text(title, "class:title")
     out.text()
     out.text(f"  {'place':<6}{'player':<20}{'time':>7}{'moves':>7}  foundation", "class:dim")
     seats = {p["player"]: p for p in players_of(state)}
@@ -576,7 +789,47 @@ def _results(state: RaceState, out: _Out) -> None:
                  f"  {found:<8}"),
                 ("class:dim", status))
     out.text()
-    out.text(" m rematch \u00b7 l back to the lobby \u00b7 q quit", "class:dim")
+    if daily:
+        _daily_results(state, res, out)
+        return
+    if state.rating_changes:
+        _rating_changes(state, out)
+    out.text(" m rematch \u00b7 b ratings \u00b7 l back to the lobby \u00b7 q quit", "class:dim")
+
+
+def _daily_results(state: RaceState, res: dict[str, Any], out: _Out) -> None:
+    if not _ranked(state):
+        out.text(f" Practice: not on today's board ({_practice_reason(state)}).", "class:warn")
+    share = res.get("share")
+    if isinstance(share, str) and share:
+        out.add(("", " Share: "), ("class:code", f" {clean(share, 100)} "))
+    streaks = res.get("streaks")
+    if isinstance(streaks, dict):
+        days, wins = _int(streaks.get("streak_days")), _int(streaks.get("win_streak"))
+        parts = []
+        if days is not None:
+            parts.append(f"{days} day{'s' if days != 1 else ''} in a row with a ranked attempt")
+        if wins is not None:
+            parts.append(f"{wins} day{'s' if wins != 1 else ''} in a row with a win")
+        if parts:
+            out.text(" Streaks: " + " \u00b7 ".join(parts), "class:info")
+    out.text()
+    copy = "c copy the share line \u00b7 " if isinstance(share, str) and share else ""
+    out.text(f" {copy}b today's board \u00b7 l back to the lobby \u00b7 q quit", "class:dim")
+
+
+def _rating_changes(state: RaceState, out: _Out) -> None:
+    out.text(" Ratings (OpenSkill ordinal)", "class:title")
+    me = state.name.casefold()
+    for change in state.rating_changes:
+        mine = change.name.casefold() == me
+        who = clean(change.name, 18) + (" *" if mine else "")
+        if change.before is None:
+            delta = "(no earlier rating seen here)"
+        else:
+            delta = f"({change.value - change.before:+.2f})"
+        out.add(("class:me" if mine else "", f"   {who:<20}{change.value:>8.2f}  "), ("class:dim", delta))
+    out.text()
 
 
 HELP: Final = (
@@ -597,6 +850,10 @@ HELP: Final = (
     "  ?      this help                     any key closes it",
     "",
     "  In a room: r when you are ready, l to leave. After a race: m for a rematch.",
+    "",
+    "  Lobby: 5 today's challenge (a deal a day; a claimed name's first attempt is",
+    "  ranked), 6 boards (n / p page through them), 7 claim your name (its key is",
+    "  kept on this computer). After a daily: c copies the share line, b its board.",
 )
 
 
@@ -623,8 +880,9 @@ def _render(state: RaceState, ui: UI, now_ms: int, width: int, ascii_only: bool)
             out.text(" " + line, "class:title" if line == HELP[0] else "")
         return out.screen()
     if current == "lobby":
-        _lobby(state, ui, out, width)
-        _notices(state, ui, out)
+        _lobby(state, ui, out, width, now)
+        if ui.menu not in ("daily", "board"):  # those draw the notices above their key line
+            _notices(state, ui, out)
     elif current in ("room", "countdown"):
         _room(state, out, now, current == "countdown")
         _notices(state, ui, out)

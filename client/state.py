@@ -4,26 +4,45 @@ The server is the only source of truth. This module only remembers what it was
 told (the room, the player's own view, opponents' counts, the results) plus the
 connection's status, and derives which screen to show. Times are kept on the
 server's clock: ``clock_offset_ms`` turns the local clock into the server's.
+
+Besides the race it keeps the competition side: whether this connection plays
+a claimed name, the daily challenge's info per variant, the last board page,
+and the ratings seen (so a race's result can show each rating's change: the
+server sends only the new value).
 """
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass, field
-from typing import Any, Final
+from typing import Any, Final, NamedTuple
 
 __all__ = [
+    "BOARD_PAGE",
     "QUIET_ERRORS",
     "RaceState",
+    "RatingChange",
+    "Reveal",
     "apply",
+    "board_id",
+    "is_daily",
     "mode",
     "player_number",
     "players_of",
+    "reveal_check",
 ]
 
 # Errors the player needs not see: the server follows them with what fixes them.
 QUIET_ERRORS: Final = frozenset({"stale_version", "stale_seq"})
 
 MODES: Final = ("lobby", "room", "countdown", "race", "results")
+BOARD_PAGE: Final = 15  # board entries asked for, and shown, at a time
+
+
+class RatingChange(NamedTuple):
+    name: str
+    value: float
+    before: float | None  # None: this client had not seen the player's rating before
 
 
 @dataclass
@@ -44,6 +63,12 @@ class RaceState:
     notice: str = ""  # the last thing to tell the player (server text: escape before drawing)
     notice_error: bool = False
     last_error: str = ""  # code of the last error message
+    claimed: bool = False  # this connection plays a claimed name (it sent the name's key)
+    daily_info: dict[str, dict[str, Any]] = field(default_factory=dict)  # by variant
+    seen_commitments: dict[str, str] = field(default_factory=dict)  # "DATE|VARIANT" -> first seen
+    board: dict[str, Any] | None = None  # the last board page
+    ratings_seen: dict[str, float] = field(default_factory=dict)  # casefolded name -> ordinal
+    rating_changes: list[RatingChange] = field(default_factory=list)  # of the current results
 
     def server_now(self, local_ms: int) -> int:
         return local_ms + self.clock_offset_ms
@@ -61,6 +86,7 @@ class RaceState:
         self.progress = {}
         self.results = None
         self.record = None
+        self.rating_changes = []
 
 
 def _int(value: Any) -> int | None:
@@ -105,7 +131,10 @@ def apply(state: RaceState, msg: dict[str, Any], local_ms: int) -> None:
         if player is not None:
             state.progress[player] = dict(msg)
     elif kind == "results":
+        again = state.results is not None and state.results.get("code") == msg.get("code")
         state.results = dict(msg)
+        if not again:  # a results message sent again after a resume changes no rating
+            _note_ratings(state, msg.get("ratings"))
         if state.notice_error:
             state.notice, state.notice_error = "", False
     elif kind == "record":
@@ -117,12 +146,86 @@ def apply(state: RaceState, msg: dict[str, Any], local_ms: int) -> None:
         if isinstance(code, str):
             state.notice = f"rematch in room {code}"
             state.notice_error = False
+    elif kind == "claimed":
+        name = msg.get("name")
+        if isinstance(name, str) and name:
+            state.name = name
+            state.claimed = True
+            state.notice = f"the name {name} is yours on this server: its key is kept on this computer"
+            state.notice_error = False
+    elif kind == "daily_info":
+        variant = msg.get("variant")
+        if isinstance(variant, str):
+            state.daily_info[variant] = dict(msg)
+    elif kind == "board":
+        state.board = dict(msg)
+        if msg.get("kind") == "rating":
+            for entry in msg.get("entries") or ():
+                if isinstance(entry, dict) and isinstance(entry.get("name"), str):
+                    value = _num(entry.get("value"))
+                    if value is not None:
+                        state.ratings_seen[entry["name"].casefold()] = value
     elif kind == "error":
         code = str(msg.get("code", ""))
         state.last_error = code
         if code not in QUIET_ERRORS:
             state.notice = str(msg.get("message") or code)
             state.notice_error = True
+
+
+def _num(value: Any) -> float | None:
+    return float(value) if isinstance(value, int | float) and not isinstance(value, bool) else None
+
+
+def _note_ratings(state: RaceState, ratings: Any) -> None:
+    """The rating changes of a race: new values from the server, old ones from memory."""
+    state.rating_changes = []
+    if not isinstance(ratings, dict):
+        return
+    for name, raw in ratings.items():
+        value = _num(raw)
+        if not isinstance(name, str) or value is None:
+            continue
+        state.rating_changes.append(RatingChange(name, value, state.ratings_seen.get(name.casefold())))
+        state.ratings_seen[name.casefold()] = value
+    state.rating_changes.sort(key=lambda c: -c.value)
+
+
+def is_daily(state: RaceState) -> bool:
+    """The current room (or its results) is a daily challenge."""
+    return bool((state.room or {}).get("daily") or (state.results or {}).get("daily"))
+
+
+def board_id(request: dict[str, Any], answer: dict[str, Any] | None) -> str | None:
+    """The name the server gives a board in ``board_changed`` (None when it cannot be told)."""
+    kind, variant = request.get("kind"), request.get("variant")
+    if kind == "rating":
+        return "rating"
+    if kind == "wins" and variant:
+        return f"wins:{variant}"
+    if kind == "daily" and variant:
+        date = request.get("date") or (answer or {}).get("date")
+        return f"daily:{date}:{variant}" if date else None
+    return None
+
+
+class Reveal(NamedTuple):
+    """Yesterday's deal checked against its commitment."""
+
+    ours: bool | None  # SHA-256(deal|salt) recomputed here equals the published commitment
+    server: bool | None  # the server's own check
+    seen: bool | None  # the commitment equals the one this client saw during that day (None: not seen)
+
+
+def reveal_check(yesterday: dict[str, Any], seen: str | None) -> Reveal:
+    deal, salt, published = yesterday.get("deal"), yesterday.get("salt"), yesterday.get("commitment")
+    ours: bool | None = None
+    if isinstance(deal, str | int) and isinstance(salt, str) and isinstance(published, str):
+        ours = hashlib.sha256(f"{deal}|{salt}".encode()).hexdigest() == published.lower()
+    check = yesterday.get("check")
+    server = check if isinstance(check, bool) else None
+    was_seen = None if seen is None or not isinstance(published, str) else seen == published
+    return Reveal(ours, server, was_seen)
 
 
 def mode(state: RaceState) -> str:

@@ -124,6 +124,7 @@ class Competition:
             total = get_rules(room.variant).spec.total_cards
             ranked = bool(room.ranked) and name is not None and row["player"] in verified
             extra["ranked"] = ranked
+            extra["day"] = day_number(room.daily)
             if ranked and name is not None:
                 await self.boards.enter_board(room.daily, room.variant, name, won, time_ms,
                                               row["moves"], row["foundation_cards"])
@@ -138,6 +139,6 @@ class Competition:
         rated = [(identified[r["player"]], r["place"]) for r in ranking
                  if r["player"] in identified and r["player"] in verified]
         if len(rated) >= 2:
-            extra["ratings"] = await self.boards.rate_race(rated)
+            extra["ratings"], extra["ratings_before"] = await self.boards.rate_race(rated)
             extra["board_changed"] = "rating"
         return extra

@@ -108,7 +108,7 @@ CLIENT_MESSAGES: Final[dict[str, dict[str, Field]]] = {
 
 # Server -> client messages: type -> the fields it carries (documentation and tests).
 SERVER_MESSAGES: Final[dict[str, str]] = {
-    "welcome": "proto, server_time; after a resume also room and view follow",
+    "welcome": "proto, server_time, resumed, identified (the claimed name proved by the key, or null)",
     "joined": "code, player, token: you are player N of room CODE; keep the token to resume",
     "room": "code, variant, players_max, private, phase, players[], starts_at, ends_at, server_time",
     "view": "v, seq (the move it answers, or null), view{...}: your own position",
@@ -121,7 +121,7 @@ SERVER_MESSAGES: Final[dict[str, str]] = {
     "claimed": "name, key: the name is yours; keep the key (send it in hello) to use the name again",
     "daily_info": "variant, date, day, commitment, ends_at, yesterday{date, day, deal, salt, par}",
     "board": "kind, variant, date, offset, total, entries[{rank, name, ...}]",
-    "board_changed": "board: a board you looked at changed; ask for the page again",
+    "board_changed": "board (daily:DATE:VARIANT, rating or wins:VARIANT): it changed; ask again",
 }
 
 

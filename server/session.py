@@ -114,12 +114,12 @@ class Session:
                 raise ProtocolError("bad_token", "the resume token is unknown or expired")
             self.hello = True
             await self.send({"t": "welcome", "proto": PROTOCOL_VERSION, "server_time": now_ms(),
-                             "resumed": True})
+                             "resumed": True, "identified": self.identified})
             await self._attach(code, n, token)
             return
         self.hello = True
         await self.send({"t": "welcome", "proto": PROTOCOL_VERSION, "server_time": now_ms(),
-                         "resumed": False})
+                         "resumed": False, "identified": self.identified})
 
     @staticmethod
     def _parse_token(token: str) -> tuple[str, int, str]:

@@ -140,17 +140,18 @@ class BoardStore:
         return {"streak_days": days, "win_streak": wins}
 
     # -- ratings -----------------------------------------------------------------
-    async def rate_race(self, ranking: list[tuple[str, int]]) -> dict[str, float]:
+    async def rate_race(self, ranking: list[tuple[str, int]]) -> tuple[dict[str, float], dict[str, float]]:
         """Update OpenSkill (Plackett-Luce) ratings from (name, place) pairs;
-        returns each player's new ordinal (mu - 3 sigma)."""
+        returns each player's ordinal (mu - 3 sigma) after and before."""
         if len(ranking) < 2:
-            return {}
+            return {}, {}
         pipe = self.redis.pipeline(transaction=False)
         for name, _ in ranking:
             pipe.hmget(user_key(name), "mu", "sigma")
         rows = await self._guard(pipe.execute())
         teams = [[_RATING.rating(mu=float(mu) if mu else None, sigma=float(sg) if sg else None,
                                  name=name)] for (name, _), (mu, sg) in zip(ranking, rows, strict=True)]
+        before = {name: team[0].ordinal() for (name, _), team in zip(ranking, teams, strict=True)}
         rated = _RATING.rate(teams, ranks=[place for _, place in ranking])
         pipe = self.redis.pipeline(transaction=False)
         out = {}
@@ -160,7 +161,7 @@ class BoardStore:
             pipe.zadd(alltime_key("rating"), {name.casefold(): r.ordinal()})
             out[name] = r.ordinal()
         await self._guard(pipe.execute())
-        return out
+        return out, before
 
     async def count_win(self, variant: str, name: str) -> None:
         await self._guard(self.redis.zincrby(alltime_key(f"daily-wins:{variant}"), 1, name.casefold()))

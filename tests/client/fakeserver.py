@@ -2,7 +2,9 @@
 
 It speaks the wire protocol (binary msgpack frames, docs/protocol.md) with
 canned answers: enough to drive the client through hello, a room, a countdown,
-moves, a dropped connection and a resume. The real server's behaviour is
+moves, a dropped connection and a resume, and through claiming a name (a
+claimed name without its key gets ``name_taken``), the daily's info and
+boards (``push`` sends a ``board_changed``). The real server's behaviour is
 tested against the real server (tests/client/test_e2e_race.py).
 """
 
@@ -43,6 +45,11 @@ class FakeServer:
         self.server: Server | None = None
         self.port = 0
         self.names = {2: "rival"}
+        self.claimed: dict[str, str] = {}  # casefolded name -> key
+        self.board_total = 40
+        self.daily_info: dict[str, Any] = {
+            "t": "daily_info", "date": "2026-11-30", "day": 334, "commitment": "c0ffee" * 10 + "beef",
+            "ends_at": now_ms() + 3_600_000, "yesterday": None}
 
     # -- running --------------------------------------------------------------------
     async def start(self, port: int = 0) -> FakeServer:
@@ -86,6 +93,19 @@ class FakeServer:
                 "starts_at": self.starts_at, "ends_at": self.starts_at + 900_000 if self.starts_at else None,
                 "total_cards": self.view["total_cards"], "server_time": now_ms()}
 
+    async def push(self, msg: dict[str, Any]) -> None:
+        """Send a message to every connection (``board_changed`` and the like)."""
+        for ws in list(self.connections):
+            await ws.send(encode(msg))
+
+    def board(self, msg: dict[str, Any]) -> dict[str, Any]:
+        offset, limit = msg.get("offset", 0), msg.get("limit", 20)
+        count = max(min(limit, self.board_total - offset), 0)
+        entries = [{"rank": offset + i + 1, "name": f"p{offset + i + 1}", "value": 100 - offset - i}
+                   for i in range(count)]
+        return {"t": "board", "kind": msg["kind"], "variant": msg.get("variant"), "offset": offset,
+                "total": self.board_total, "entries": entries}
+
     def view_msg(self, seq: int | None) -> dict[str, Any]:
         return {"t": "view", "v": self.v, "seq": seq, "view": self.view}
 
@@ -100,6 +120,11 @@ class FakeServer:
                 kind = msg["t"]
                 if kind == "hello":
                     self.hellos.append(msg)
+                    name = str(msg.get("name", "")).casefold()
+                    if name in self.claimed and msg.get("key") != self.claimed[name]:
+                        await ws.send(encode({"t": "error", "code": "name_taken", "message":
+                                              "the name is claimed: send its key, or pick another"}))
+                        continue
                     token = msg.get("token")
                     if token is not None and token not in self.tokens:
                         await ws.send(encode({"t": "error", "code": "bad_token",
@@ -141,6 +166,26 @@ class FakeServer:
                     else:
                         await ws.send(encode({"t": "error", "code": "illegal_move", "seq": msg["seq"],
                                               "message": "the waste is empty"}))
+                elif kind == "claim":
+                    if msg["name"].casefold() in self.claimed:
+                        await ws.send(encode({"t": "error", "code": "name_taken",
+                                              "message": f"the name {msg['name']!r} is already claimed"}))
+                        continue
+                    key = f"key-{len(self.claimed)}-{msg['name']}"
+                    self.claimed[msg["name"].casefold()] = key
+                    await ws.send(encode({"t": "claimed", "name": msg["name"], "key": key}))
+                elif kind == "daily_info":
+                    await ws.send(encode({**self.daily_info, "variant": msg["variant"]}))
+                elif kind == "daily":
+                    me = 1
+                    self.players = {1: "you"}
+                    token = f"{CODE}.1.daily{len(self.tokens)}"
+                    self.tokens[token] = 1
+                    await ws.send(encode({"t": "joined", "code": CODE, "player": 1, "token": token}))
+                    await ws.send(encode({**self.room(), "players_max": 1, "daily": "2026-11-30",
+                                          "ranked": True}))
+                elif kind == "board":
+                    await ws.send(encode(self.board(msg)))
                 elif kind == "ping":
                     await ws.send(encode({"t": "pong", "server_time": now_ms()}))
         except Exception:  # a dropped connection ends the handler

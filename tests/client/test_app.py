@@ -12,7 +12,7 @@ from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
 from client.app import RaceApp, main, parse_args
-from client.config import TokenStore
+from client.config import KeyStore, TokenStore
 from client.connection import ClientSession
 from client.screen import text_lines
 from tests.client.fakeserver import FakeServer
@@ -83,6 +83,9 @@ def test_arguments() -> None:
     assert parse_args(["--server", "example.org:8765"]).server == "ws://example.org:8765"
     with pytest.raises(SystemExit):
         parse_args(["--name", "x" * 25])
+    assert parse_args(["--key", " abc "]).key == "abc" and parse_args([]).key is None
+    with pytest.raises(SystemExit):
+        parse_args(["--key", "k" * 65])
 
 
 def test_main_prints_one_sentence_when_the_server_is_away(capsys: pytest.CaptureFixture[str],
@@ -91,3 +94,51 @@ def test_main_prints_one_sentence_when_the_server_is_away(capsys: pytest.Capture
     err = capsys.readouterr().err
     assert err.startswith("patience: Cannot reach the Patience Race server at ws://127.0.0.1:1")
     assert err.count("\n") == 1 and "Traceback" not in err
+
+
+async def test_boards_and_names_through_the_app(fake: FakeServer, tmp_path: Path) -> None:
+    session = ClientSession(fake.url, "ann", tokens=TokenStore(tmp_path), keys=KeyStore(tmp_path))
+    await session.connect()
+    with create_pipe_input() as pipe, create_app_session(input=pipe, output=DummyOutput()):
+        app = RaceApp(session, input=pipe, output=DummyOutput())
+        running = asyncio.get_running_loop().create_task(app.run())
+
+        def screen() -> str:
+            return "\n".join(text_lines(app.model))
+
+        def asked() -> int:
+            return sum(1 for m in fake.received if m["t"] == "board")
+
+        try:
+            await until(lambda: "as ann (guest)" in screen())
+            pipe.send_text("7\r")  # claim the name as it is
+            await until(lambda: "as ann (claimed)" in screen())
+            assert KeyStore(tmp_path).load(fake.url, "ann") == fake.claimed["ann"]
+
+            pipe.send_text("62")  # boards, ratings
+            await until(lambda: "1-15 of 40" in screen())
+            assert session.watching is not None
+            pipe.send_text("n")
+            await until(lambda: "16-30 of 40" in screen())
+            await fake.push({"t": "board_changed", "board": "rating"})
+            await until(lambda: asked() == 3)
+            assert fake.received[-1]["offset"] == 15
+            pipe.send_text("\x1b")  # Esc: the board leaves the screen
+            await until(lambda: "2  Ratings" in screen())
+            assert session.watching is None
+            await fake.push({"t": "board_changed", "board": "rating"})
+            await session.ping()
+            await session.wait_message("pong")
+            assert asked() == 3
+
+            app.share("Patience Race daily #334 \u00b7 Czarina \u00b7 won\x1b[2J")
+            assert app.printouts == ["Patience Race daily #334 \u00b7 Czarina \u00b7 won"]
+            pipe.send_text("\x1b")
+            await until(lambda: "1  Quick race" in screen())
+            pipe.send_text("q")
+            assert await asyncio.wait_for(running, 5) == 0
+        finally:
+            if not running.done():
+                app.app.exit(result=1)
+                await running
+            await session.close()

@@ -6,13 +6,14 @@ import asyncio
 import json
 import os
 import socket
+import stat
 from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
 
-from client.config import TokenStore
-from client.connection import ClientSession, ServerUnreachable, decode_server, describe_failure
+from client.config import CommitmentBook, KeyStore, TokenStore
+from client.connection import ClientSession, NameTaken, ServerUnreachable, decode_server, describe_failure
 from client.state import mode
 from server.protocol import encode
 from tests.client.fakeserver import CODE, FakeServer
@@ -218,3 +219,162 @@ def test_decode_server_refuses_what_is_not_a_message() -> None:
         with pytest.raises(ValueError):
             decode_server(bad)
     assert describe_failure("ws://h:1", TimeoutError()).endswith("did not answer in time.")
+
+
+# -- names, the daily, boards ------------------------------------------------------------------------
+def named(url: str, tmp_path: Path, name: str = "ann", key: str | None = None) -> ClientSession:
+    return ClientSession(url, name, tokens=TokenStore(tmp_path), keys=KeyStore(tmp_path),
+                         commitments=CommitmentBook(tmp_path), key=key, backoff_initial=0.02,
+                         backoff_max=0.2, open_timeout=2)
+
+
+async def test_a_claimed_key_is_kept_privately_and_sent_in_every_hello(fake: FakeServer,
+                                                                         tmp_path: Path) -> None:
+    s = named(fake.url, tmp_path)
+    await s.connect()
+    try:
+        assert "key" not in fake.hellos[0] and not s.state.claimed
+        await s.claim()
+        await s.wait_for(lambda st: st.claimed)
+        key = fake.claimed["ann"]
+        assert s.key == key and s.state.name == "ann" and "yours" in s.state.notice
+        path = tmp_path / "keys.json"
+        assert stat.S_IMODE(path.stat().st_mode) == 0o600
+        assert json.loads(path.read_text())[fake.url]["ann"]["key"] == key
+    finally:
+        await s.close()
+    again = named(fake.url, tmp_path)  # a later run
+    await again.connect()
+    try:
+        assert fake.hellos[-1] == {"t": "hello", "proto": 1, "name": "ann", "key": key}
+        assert again.state.claimed and again.state.conn == "online"
+        # and after a dropped connection too
+        await fake.drop()
+        await again.wait_for(lambda st: st.conn == "online" and len(fake.hellos) == 3, 5)
+        assert fake.hellos[-1]["key"] == key
+    finally:
+        await again.close()
+
+
+async def test_a_typed_name_is_claimed_and_played_under(fake: FakeServer, tmp_path: Path) -> None:
+    s = named(fake.url, tmp_path)
+    await s.connect()
+    try:
+        await s.claim("Zed")
+        await s.wait_for(lambda st: st.claimed)
+        assert fake.received[-1] == {"t": "claim", "name": "Zed"}
+        assert s.name == "Zed" == s.state.name
+        assert KeyStore(tmp_path).load(fake.url, "zed") == fake.claimed["zed"]  # found whatever the case
+        assert KeyStore(tmp_path).load(fake.url, "ann") is None
+        # a name someone else holds: the server's reason, and nothing stored
+        await s.claim("Zed")
+        await s.wait_for(lambda st: st.last_error == "name_taken")
+        assert "already claimed" in s.state.notice and s.state.notice_error
+    finally:
+        await s.close()
+
+
+async def test_name_taken_at_hello_is_one_sentence(fake: FakeServer, tmp_path: Path) -> None:
+    fake.claimed["ann"] = "their-key"
+    s = named(fake.url, tmp_path)
+    with pytest.raises(NameTaken) as info:
+        await s.connect()
+    text = str(info.value)
+    assert isinstance(info.value, ServerUnreachable) and s.state.conn == "closed"
+    assert text == (f"The name 'ann' is claimed on {fake.url} by someone else: start with another --name, "
+                    "or, if it is yours, give its key with --key.")
+    KeyStore(tmp_path).save(fake.url, "ann", "a-stale-key")
+    with pytest.raises(NameTaken, match="refused the key kept for it: start with another --name, or give the "
+                                        "right key with --key"):
+        await named(fake.url, tmp_path).connect()
+    assert len(fake.hellos) == 2  # no retrying a refused name
+
+
+async def test_a_key_given_by_hand_is_kept_once_accepted(fake: FakeServer, tmp_path: Path) -> None:
+    fake.claimed["ann"] = "k-ann"
+    with pytest.raises(NameTaken):
+        await named(fake.url, tmp_path, key="wrong").connect()
+    assert KeyStore(tmp_path).load(fake.url, "ann") is None
+    s = named(fake.url, tmp_path, key="k-ann")
+    await s.connect()
+    try:
+        assert fake.hellos[-1]["key"] == "k-ann" and s.state.claimed
+        assert KeyStore(tmp_path).load(fake.url, "ann") == "k-ann"
+    finally:
+        await s.close()
+
+
+async def test_board_changed_asks_again_once_per_push_while_on_screen(fake: FakeServer,
+                                                                        tmp_path: Path) -> None:
+    s = named(fake.url, tmp_path)
+    await s.connect()
+    try:
+        await s.board("rating", offset=15)
+        await s.wait_for(lambda st: st.board is not None)
+        assert fake.received[-1] == {"t": "board", "kind": "rating", "offset": 15, "limit": 15}
+        assert [e["rank"] for e in (s.state.board or {})["entries"]][:2] == [16, 17]
+
+        def asked() -> int:
+            return sum(1 for m in fake.received if m["t"] == "board")
+
+        await fake.push({"t": "board_changed", "board": "rating"})
+        await fake.wait_received("board", 2)
+        await fake.push({"t": "board_changed", "board": "rating"})
+        await fake.push({"t": "board_changed", "board": "rating"})
+        await fake.wait_received("board", 4)
+        assert fake.received[-1] == {"t": "board", "kind": "rating", "offset": 15, "limit": 15}
+        await fake.push({"t": "board_changed", "board": "wins:czarina"})  # not the board on screen
+        s.unwatch_board()
+        await fake.push({"t": "board_changed", "board": "rating"})  # off screen now
+        await s.ping()
+        await s.wait_message("pong")
+        assert asked() == 4 and s.board_refreshes == 3
+
+        # a daily board is named by its date, known from the answer
+        await s.board("daily", "czarina")
+        await s.wait_for(lambda st: (st.board or {}).get("kind") == "daily")
+        (s.state.board or {})["date"] = "2026-11-30"
+        await fake.push({"t": "board_changed", "board": "daily:2026-11-29:czarina"})
+        await fake.push({"t": "board_changed", "board": "daily:2026-11-30:czarina"})
+        await fake.wait_received("board", 6)
+        await s.ping()
+        await s.wait_message("pong")
+        assert asked() == 6
+    finally:
+        await s.close()
+
+
+async def test_daily_info_and_the_daily_room(fake: FakeServer, tmp_path: Path) -> None:
+    book = CommitmentBook(tmp_path)
+    book.note(fake.url, "2026-11-29", "czarina", "ab" * 32)
+    fake.daily_info["yesterday"] = {"date": "2026-11-29", "day": 333, "deal": "1", "salt": "s",
+                                    "commitment": "ab" * 32, "par": None, "check": False}
+    s = named(fake.url, tmp_path)
+    await s.connect()
+    try:
+        await s.daily_info("czarina")
+        await s.wait_for(lambda st: "czarina" in st.daily_info)
+        assert s.state.daily_info["czarina"]["day"] == 334
+        assert s.state.seen_commitments["2026-11-29|czarina"] == "ab" * 32
+        today = CommitmentBook(tmp_path).seen(fake.url, "2026-11-30", "czarina")
+        assert today == fake.daily_info["commitment"]
+        await s.daily("czarina")
+        await s.wait_for(lambda st: st.room is not None)
+        assert fake.received[-1] == {"t": "daily", "variant": "czarina"}
+        assert (s.state.room or {})["daily"] == "2026-11-30" and mode(s.state) == "room"
+    finally:
+        await s.close()
+
+
+async def test_my_rating_is_remembered_for_the_next_change(tmp_path: Path) -> None:
+    keys = KeyStore(tmp_path)
+    keys.save("ws://h:1", "ann", "k")
+    s = ClientSession("ws://h:1", "ann", keys=keys)
+    s._handle({"t": "joined", "code": "R1", "player": 1, "token": "R1.1.x"})
+    s._handle({"t": "results", "code": "R1", "ranking": [], "ratings": {"ann": 2.5, "bob": -1.0}})
+    assert KeyStore(tmp_path).rating("ws://h:1", "ann") == 2.5
+    assert KeyStore(tmp_path).rating("ws://h:1", "bob") is None  # only names with a key are kept
+    later = ClientSession("ws://h:1", "ann", keys=KeyStore(tmp_path))
+    later._handle({"t": "joined", "code": "R2", "player": 1, "token": "R2.1.x"})
+    later._handle({"t": "results", "code": "R2", "ranking": [], "ratings": {"ann": 3.0}})
+    assert later.state.rating_changes[0].before == 2.5

@@ -3,9 +3,22 @@
 from __future__ import annotations
 
 import copy
+from dataclasses import replace
 from typing import Any
 
-from client.keys import UI, Command, choose_move, draw_action, pile_key, press, settle, targets
+from client.keys import (
+    UI,
+    Command,
+    Context,
+    choose_move,
+    context_of,
+    draw_action,
+    pile_key,
+    press,
+    settle,
+    targets,
+)
+from client.state import BOARD_PAGE, RaceState
 from client.variants import VARIANTS
 from tests.client.samples import VIEWS
 
@@ -18,11 +31,11 @@ def view_with(legal: list[str], base: str = "four-seasons", **extra: Any) -> dic
 
 
 def keys(seq: list[str], *, mode: str = "race", view: dict[str, Any] | None = None,
-         ui: UI | None = None) -> tuple[UI, list[Command]]:
+         ui: UI | None = None, ctx: Context | None = None) -> tuple[UI, list[Command]]:
     ui = ui or UI()
     sent: list[Command] = []
     for k in seq:
-        ui, commands = press(ui, k, mode=mode, view=view)
+        ui, commands = press(ui, k, mode=mode, view=view, ctx=ctx)
         sent += commands
     return ui, sent
 
@@ -200,3 +213,95 @@ def test_a_new_screen_drops_the_old_selection() -> None:
     fresh = settle(ui)
     assert (fresh.menu, fresh.cursor, fresh.pending, fresh.want_foundation, fresh.confirm, fresh.note,
             fresh.text) == ("main", 0, None, False, "", "", None)
+
+
+# -- names, the daily, boards ------------------------------------------------------------------------
+def test_lobby_claim_your_name() -> None:
+    ctx = Context(name="ann")
+    ui, sent = keys(["7"], mode="lobby", ctx=ctx)
+    assert sent == [] and ui.text == "ann" and ui.text_purpose == "name"
+    _, sent = keys(["enter"], mode="lobby", ui=ui, ctx=ctx)
+    assert sent == [Command("claim", "ann")]
+    typed, _ = keys(["backspace"] * 3 + list("Zed"), mode="lobby", ui=ui, ctx=ctx)
+    _, sent = keys(["enter"], mode="lobby", ui=typed, ctx=ctx)
+    assert sent == [Command("claim", "Zed")]
+    too_long = replace(ui, text="x" * 25)
+    ui2, sent = keys(["enter"], mode="lobby", ui=too_long, ctx=ctx)
+    assert sent == [] and "1 to 24" in ui2.note
+    ui3, sent = keys(["7"], mode="lobby", ctx=Context(name="ann", claimed=True))
+    assert sent == [] and ui3.text is None and "already yours" in ui3.note
+
+
+def test_todays_challenge_picks_a_variant_then_starts_it() -> None:
+    ui, sent = keys(["5"], mode="lobby")
+    assert ui.menu == "pick" and ui.purpose == "daily" and sent == []
+    ui, sent = keys(["5"], mode="lobby", ui=ui)  # Czarina
+    assert ui.menu == "daily" and ui.variant == "czarina" and sent == [Command("daily_info", "czarina")]
+    assert keys(["r"], mode="lobby", ui=ui)[1] == [Command("daily_info", "czarina")]
+    started, sent = keys(["enter"], mode="lobby", ui=ui)
+    assert sent == [Command("daily", "czarina")] and "few seconds" in started.note
+    assert keys(["s"], mode="lobby", ui=ui)[1] == [Command("daily", "czarina")]
+    board, sent = keys(["b"], mode="lobby", ui=ui)
+    assert sent == [Command("board", "czarina", 0, "daily")] and board.menu == "board"
+    wins, sent = keys(["w"], mode="lobby", ui=ui)
+    assert sent == [Command("board", "czarina", 0, "wins")] and wins.board_kind == "wins"
+    back, _ = keys(["escape"], mode="lobby", ui=ui)
+    assert back.menu == "pick" and back.purpose == "daily" and back.cursor == 4
+
+
+def test_boards_menu_and_paging() -> None:
+    ui, sent = keys(["6"], mode="lobby")
+    assert ui.menu == "boards" and sent == []
+    rating, sent = keys(["2"], mode="lobby", ui=ui)
+    assert sent == [Command("board", "", 0, "rating")]
+    assert (rating.menu, rating.board_kind) == ("board", "rating")
+    ctx = Context(board_total=40)
+    page2, sent = keys(["n"], mode="lobby", ui=rating, ctx=ctx)
+    assert sent == [Command("board", "", BOARD_PAGE, "rating")] and page2.board_offset == BOARD_PAGE
+    page3, sent = keys(["right"], mode="lobby", ui=page2, ctx=ctx)
+    assert sent == [Command("board", "", 2 * BOARD_PAGE, "rating")]
+    last, sent = keys(["n"], mode="lobby", ui=page3, ctx=ctx)
+    assert sent == [] and "last page" in last.note and last.board_offset == 2 * BOARD_PAGE
+    _, sent = keys(["p"], mode="lobby", ui=page3, ctx=ctx)
+    assert sent == [Command("board", "", BOARD_PAGE, "rating")]
+    first, sent = keys(["p"], mode="lobby", ui=rating, ctx=ctx)
+    assert sent == [] and "first page" in first.note
+    assert keys(["r"], mode="lobby", ui=page2, ctx=ctx)[1] == [Command("board", "", BOARD_PAGE, "rating")]
+    left, sent = keys(["escape"], mode="lobby", ui=page2, ctx=ctx)
+    assert sent == [Command("unwatch")] and left.menu == "boards"
+    # the daily board and the wins board go through a variant
+    _, sent = keys(["6", "1", "2"], mode="lobby")
+    assert sent == [Command("board", "four-seasons-1883", 0, "daily")]
+    _, sent = keys(["6", "3", "9"], mode="lobby")
+    assert sent == [Command("board", "betsy-ross", 0, "wins")]
+    picking, _ = keys(["6", "1", "escape"], mode="lobby")
+    assert picking.menu == "boards"
+
+
+def test_results_of_a_daily_share_and_show_the_board() -> None:
+    share = "Patience Race daily #334 \u00b7 Czarina \u00b7 won"
+    ctx = Context(daily=True, variant="czarina", share=share)
+    ui, sent = keys(["c"], mode="results", ctx=ctx)
+    assert sent == [Command("share", share)] and "copied" in ui.note
+    ui, sent = keys(["m"], mode="results", ctx=ctx)
+    assert sent == [] and "no rematch" in ui.note
+    ui, sent = keys(["b"], mode="results", ctx=ctx)
+    assert sent == [Command("leave"), Command("board", "czarina", 0, "daily")]
+    assert (ui.menu, ui.board_kind, ui.variant) == ("board", "daily", "czarina")
+    # back in the lobby, the board screen asked for survives the change of screen
+    assert settle(ui, "lobby").menu == "board" and settle(ui, "room").menu == "main"
+    # a race between claimed names: b shows the ratings
+    _, sent = keys(["b"], mode="results", ctx=Context(variant="czarina"))
+    assert sent == [Command("leave"), Command("board", "", 0, "rating")]
+    assert keys(["c"], mode="results", ctx=Context())[1] == []
+
+
+def test_context_of_a_state() -> None:
+    st = RaceState(name="ann", claimed=True)
+    st.code = "K"
+    st.room = {"variant": "czarina", "daily": "2026-11-30"}
+    st.results = {"variant": "czarina", "daily": "2026-11-30", "share": "line"}
+    st.board = {"kind": "rating", "total": 7}
+    assert context_of(st) == Context(name="ann", claimed=True, daily=True, variant="czarina", share="line",
+                                     board_total=7)
+    assert context_of(RaceState()) == Context()

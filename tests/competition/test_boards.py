@@ -61,11 +61,12 @@ async def test_streaks_count_consecutive_days_and_wins(boards: BoardStore) -> No
 
 async def test_ratings_move_winners_up_and_fill_the_rating_board(boards: BoardStore,
                                                                  redis: Redis) -> None:
-    first = await boards.rate_race([("ann", 1), ("bob", 2), ("cid", 3)])
+    first, before = await boards.rate_race([("ann", 1), ("bob", 2), ("cid", 3)])
     assert first["ann"] > first["bob"] > first["cid"]
-    again = await boards.rate_race([("ann", 1), ("bob", 2)])
-    assert again["ann"] > first["ann"]
+    assert before["ann"] == before["bob"] == before["cid"]  # everyone starts alike
+    again, before = await boards.rate_race([("ann", 1), ("bob", 2)])
+    assert again["ann"] > first["ann"] and before["ann"] == first["ann"]
     assert int(await redis.hget(user_key("ann"), "races")) == 2
     page, total = await boards.alltime_page("rating", 0, 10)
     assert total == 3 and [r["name"] for r in page] == ["ann", "bob", "cid"]
-    assert await boards.rate_race([("ann", 1)]) == {}  # no rating from a race of one
+    assert await boards.rate_race([("ann", 1)]) == ({}, {})  # no rating from a race of one
