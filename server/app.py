@@ -29,6 +29,7 @@ from websockets.protocol import State
 from . import metrics
 from .competition import Competition
 from .config import Settings
+from .game import engine
 from .hub import BOARDS_CHANNEL, Hub
 from .protocol import (
     CLOSE_GOING_AWAY,
@@ -72,6 +73,13 @@ class RaceServer:
         self._limiter = MovingWindowRateLimiter(MemoryStorage())
         self._rate = parse_rate(f"{settings.rate_per_2s}/2second")
         self.server: Server | None = None
+
+    async def open_room(self, variant: str, deal: str, max_players: int, private: bool,
+                        min_players: int = 2, **extra: str | int) -> str:
+        """A room in its lobby, knowing its deal's starting foundation count."""
+        fc0 = engine.foundation_cards(engine.new_game(variant, deal))
+        return await self.store.create_room(variant, deal, max_players, private, min_players,
+                                            fc0=fc0, **extra)
 
     @staticmethod
     def new_deal() -> str:

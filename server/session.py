@@ -150,8 +150,8 @@ class Session:
         variant = self._variant(msg["variant"])
         await self._leave_current()
         private = msg.get("private", True)
-        code = await self.server.store.create_room(
-            variant, self.server.new_deal(), msg.get("players", 2), private)
+        code = await self.server.open_room(variant, self.server.new_deal(), msg.get("players", 2),
+                                           private)
         await self._join(code)
         if not private:  # an open room is one a quick race may join
             await self.server.store.add_quick(variant, code)
@@ -173,8 +173,8 @@ class Session:
                 return
             except ProtocolError:
                 await store.remove_quick(variant, code)
-        code = await store.create_room(variant, self.server.new_deal(), self.server.settings.quick_size,
-                                       private=False)
+        code = await self.server.open_room(variant, self.server.new_deal(),
+                                           self.server.settings.quick_size, private=False)
         await store.add_quick(variant, code)
         await self._join(code)
 
@@ -391,7 +391,7 @@ class Session:
             raise ProtocolError("no_results", "a rematch can be asked for once the race has results")
         if room.daily:
             raise ProtocolError("no_results", "a daily deal has no rematch: it is played once a day")
-        new = room.rematch or await self.server.store.create_room(
+        new = room.rematch or await self.server.open_room(
             room.variant, self.server.new_deal(), room.max, room.private, room.min)
         winner = await self.server.store.claim_rematch(code, new)
         await self.server.store.publish(code, encode({"t": "rematch", "code": winner}))

@@ -66,8 +66,8 @@ async def on_daily(session: Session, msg: dict[str, Any]) -> None:
     if session.identified is not None:
         ranked = await server.boards.start_attempt(date, variant, session.identified) == 1
     await session.leave_current()
-    code = await server.store.create_room(variant, deal.deal, 1, True, min_players=1,
-                                          daily=date, ranked=int(ranked))
+    code = await server.open_room(variant, deal.deal, 1, True, min_players=1,
+                                  daily=date, ranked=int(ranked))
     await session.join(code)
 
 

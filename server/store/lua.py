@@ -30,7 +30,8 @@ end
 local pkey = KEYS[seat + 1]
 redis.call('DEL', pkey)
 redis.call('HSET', pkey, 'name', ARGV[1], 'tok', ARGV[2], 'v', 0, 'seq', -1,
-           'status', 'in_progress', 'fc', 0, 'ready', 0, 'conn', 1, 'joined', ARGV[3], 'left', 0)
+           'status', 'in_progress', 'fc', redis.call('HGET', KEYS[1], 'fc0') or 0, 'ready', 0,
+           'conn', 1, 'joined', ARGV[3], 'left', 0)
 redis.call('PEXPIRE', pkey, ARGV[4])
 redis.call('PEXPIRE', KEYS[1], ARGV[4])
 return {seat}

@@ -125,6 +125,9 @@ class RoomStore:
     # -- rooms -----------------------------------------------------------------
     async def create_room(self, variant: str, deal: str, max_players: int, private: bool,
                           min_players: int = 2, **extra: str | int) -> str:
+        """A new room in its lobby. ``extra`` fields go into its meta hash; the
+        caller passes ``fc0``, the deal's foundation cards before any move,
+        so opponents' progress starts from the truth."""
         for _ in range(20):
             code = new_code()
             created = await self._guard(self.redis.hsetnx(keys.meta(code), "variant", variant))

@@ -471,3 +471,13 @@ async def test_a_player_gone_from_the_lobby_does_not_hold_the_race_back(
     results = await results_of(bots[0])
     assert sorted(r["player"] for r in results["ranking"]) == [1, 2]
     await close_all(bots[:2])
+
+
+@pytest.mark.parametrize(("variant", "dealt"), [("four-seasons", 1), ("betsy-ross", 4),
+                                                ("corner-stones", 0)])
+async def test_opponents_start_from_the_deals_foundation_count(url: str, variant: str,
+                                                               dealt: int) -> None:
+    bots, _ = await seat([url, url], variant)
+    room = await bots[1].expect("room")
+    assert [p["foundation_cards"] for p in room["players"]] == [dealt, dealt]
+    await close_all(bots)
