@@ -30,6 +30,7 @@ FORWARD = frozenset({"progress", "room", "results"})
 
 class Member(Protocol):
     ws: ServerConnection
+    n: int  # the player's number in the room
 
     async def on_room_event(self, message: dict[str, Any]) -> None: ...
 
@@ -85,11 +86,15 @@ class Hub:
             return
         message = msgpack.unpackb(payload, raw=False)
         kind = message.get("t")
+        if kind == "progress":
+            # the mover has its own view already: progress is for the others
+            mover = message.get("player")
+            broadcast([m.ws for m in members if m.n != mover], payload)
+            return
         if kind in FORWARD:
             broadcast([m.ws for m in members], payload)
-        if kind not in ("progress",):
-            for m in list(members):
-                await m.on_room_event(message)
+        for m in list(members):
+            await m.on_room_event(message)
 
     async def _supervise(self) -> None:
         delay = 0.1

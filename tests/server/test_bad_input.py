@@ -334,10 +334,9 @@ async def test_a_flood_is_rate_limited_then_closed_1008(make_server: ServerFacto
         close = await closed_with(bots[0])
         assert close == 1008
         codes = [m["code"] for m in bots[0].inbox if m["t"] == "error"]
-        assert 0 < codes.count("no_results") <= 60
-        assert codes.count("rate_limited") > 0
-        first_limited = codes.index("rate_limited")
-        assert set(codes[first_limited:]) == {"rate_limited"}
+        # a leaky bucket: a burst of about 60 passes, then only what leaks out (30/s)
+        assert 0 < codes.count("no_results") <= 70
+        assert codes.count("rate_limited") == 60  # the 61st refusal closes it
         await asyncio.sleep(0.1)
         after = await room_snapshot(rdb, code)
         assert after[f"room:{{{code}}}:p:1"].pop("conn") == b"0"
