@@ -81,21 +81,34 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                 report["open"] = [_row("server", ours_open, args.seconds),
                                   _row("echo", base_open, args.seconds)]
 
-                # memory per idle player: players seated in lobbies, nothing else
-                await asyncio.sleep(1.0)
-                rss0, erss0 = server.rss, echo.rss
-                idle = await seat_idle(server.url, args.idle_players, args.variant)
-                conns = await echo_conns(echo.url, args.idle_players)
-                await asyncio.sleep(1.0)
-                report["idle"] = {"players": args.idle_players,
-                                  "server_kb_per_player": (server.rss - rss0) / 1024 / args.idle_players,
-                                  "echo_kb_per_conn": (echo.rss - erss0) / 1024 / args.idle_players}
-                await close_all(idle + conns)
             finally:
                 echo.stop()
         finally:
             server.stop()
+        report["idle"] = await idle_memory(data, args)
     return report
+
+
+async def idle_memory(data: str, args: argparse.Namespace) -> dict[str, Any]:
+    """RSS growth of fresh processes (allocators keep what earlier phases took)
+    while K players sit in lobbies and K bare connections sit on the echo."""
+    server, echo = start_server(data), start_echo(600)
+    try:
+        warm = await seat_idle(server.url, 10, args.variant)
+        warm += await echo_conns(echo.url, 10)
+        await asyncio.sleep(0.5)
+        rss0, erss0 = server.rss, echo.rss
+        idle = await seat_idle(server.url, args.idle_players, args.variant)
+        conns = await echo_conns(echo.url, args.idle_players)
+        await asyncio.sleep(1.0)
+        out = {"players": args.idle_players,
+               "server_kb_per_player": (server.rss - rss0) / 1024 / args.idle_players,
+               "echo_kb_per_conn": (echo.rss - erss0) / 1024 / args.idle_players}
+        await close_all(idle + conns + warm)
+        return out
+    finally:
+        echo.stop()
+        server.stop()
 
 
 async def seat_idle(url: str, n: int, variant: str) -> list[Any]:

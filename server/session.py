@@ -14,7 +14,6 @@ import hmac
 import logging
 import secrets
 import unicodedata
-from collections import Counter
 from typing import TYPE_CHECKING, Any
 
 from . import session_competition
@@ -25,7 +24,7 @@ from .game.variants import UnknownVariant, get_rules
 from .game.views import view
 from .metrics import MOVES_ACCEPTED, MOVES_REJECTED
 from .protocol import MAX_NAME_CHARS, PROTOCOL_VERSION, ProtocolError, encode, error
-from .race import all_done, cards_conserved, deck_counter, phase_at, progress_message, room_message
+from .race import all_done, cards_conserved, deck_of, phase_at, progress_message, room_message
 from .store.rooms import RoomError, RoomRow, StoreUnavailable, now_ms
 
 if TYPE_CHECKING:
@@ -65,7 +64,7 @@ class Session:
         self.ends_at = 0
         self.state: State | None = None
         self.v = 0
-        self.deck: Counter[int] = Counter()
+        self.deck: tuple[int, ...] = ()
         self.last_seq = -1
         self.last_answer: list[bytes] = []
         self.start_task: asyncio.Task[None] | None = None
@@ -276,7 +275,7 @@ class Session:
         """Rebuild the state from the deal and the stored move log."""
         assert self.code is not None
         state = engine.new_game(self.variant, self.deal)
-        self.deck = deck_counter(state)
+        self.deck = deck_of(state)
         moves = await self.server.store.moves(self.code, self.n)
         for _, text in moves:
             state = engine.play(state, text)
@@ -285,9 +284,9 @@ class Session:
         if room is not None and (p := room.player(self.n)) is not None:
             self.last_seq = p.seq
 
-    async def _send_view(self, seq: int | None) -> bytes:
+    async def _send_view(self, seq: int | None, status: str | None = None) -> bytes:
         assert self.state is not None
-        payload = encode({"t": "view", "v": self.v, "seq": seq, "view": view(self.state)})
+        payload = encode({"t": "view", "v": self.v, "seq": seq, "view": view(self.state, status)})
         await self.ws.send(payload)
         return payload
 
@@ -348,7 +347,7 @@ class Session:
             MOVES_ACCEPTED.inc()
             self.state, self.v = new_state, stored_v
             self.last_seq = seq
-            self.last_answer = [await self._send_view(seq)]
+            self.last_answer = [await self._send_view(seq, status)]
             if status != engine.IN_PROGRESS:
                 await self.server.maybe_finish(code)
             return

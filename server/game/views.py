@@ -14,12 +14,13 @@ from .engine import IN_PROGRESS, rules_of, status
 from .state import STOCK, WASTE, State
 
 
-def view(state: State) -> dict[str, Any]:
+def view(state: State, known_status: str | None = None) -> dict[str, Any]:
+    """``known_status``: the caller's ``status(state)``, when it has it already."""
     rules = rules_of(state)
     spec = rules.spec
     piles = {name: rules.pile_text(state, i)
              for i, name in enumerate(rules.names) if i != STOCK}
-    st = status(state)
+    st = known_status or status(state)
     out: dict[str, Any] = {
         "variant": spec.id,
         "piles": piles,
