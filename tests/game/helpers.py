@@ -10,6 +10,8 @@ from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 
+import pytest
+
 from server.game import engine
 from server.game.cards import RANK_LETTERS, Card, card_text, parse_card
 from server.game.moves import DEAL_ALL, DEAL_ONE, DEAL_ROUND, DRAW, REDEAL, Move
@@ -149,3 +151,23 @@ def small_dead_search(cap: int = 300) -> Iterator[None]:
     finally:
         engine.DEAD_SEARCH_CAP = saved  # type: ignore[misc]
         clear_engine_caches()
+
+
+def illegal(state: State, text: str, *fragments: str) -> str:
+    """Assert ``text`` is refused, the state is untouched and the reason says each fragment."""
+    before = state
+    with pytest.raises(engine.IllegalMove) as info:
+        engine.play(state, text)
+    assert state == before
+    reason = str(info.value)
+    assert reason, f"{text}: an empty reason"
+    for f in fragments:
+        assert f.lower() in reason.lower(), f"{text}: reason {reason!r} lacks {f!r}"
+    assert engine.parse(text) not in engine.legal_moves(state)
+    return reason
+
+
+def legal(state: State, text: str) -> State:
+    """Assert ``text`` is generated as legal, and play it."""
+    assert engine.parse(text) in engine.legal_moves(state), f"{text} not generated"
+    return engine.play(state, text)

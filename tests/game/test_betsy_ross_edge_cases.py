@@ -9,11 +9,11 @@ import random
 import pytest
 
 from server.game import engine
-from server.game.engine import DEAD, GameOver, IllegalMove, play
+from server.game.engine import DEAD, GameOver, play
 from server.game.moves import REDEAL
 from server.game.state import State
 from server.game.variants import get_rules
-from tests.game.helpers import build, stock_next_first, texts, top
+from tests.game.helpers import build, illegal, legal, stock_next_first, texts, top
 
 V = "betsy-ross"
 INDICATORS = {"i1": "AC", "i2": "2H", "i3": "3D", "i4": "4S"}
@@ -41,22 +41,6 @@ def position(waste: str, stock: str = "9S TS", redeals: int = 0, **foundations: 
     piles.update(foundations)
     return build(V, piles, redeals=redeals)
 
-
-def illegal(state: State, text: str, *fragments: str) -> str:
-    before = state
-    with pytest.raises(IllegalMove) as info:
-        play(state, text)
-    assert state == before
-    reason = str(info.value)
-    for f in fragments:
-        assert f.lower() in reason.lower(), f"{text}: reason {reason!r} lacks {f!r}"
-    assert engine.parse(text) not in engine.legal_moves(state)
-    return reason
-
-
-def legal(state: State, text: str) -> State:
-    assert engine.parse(text) in engine.legal_moves(state), f"{text} not generated"
-    return play(state, text)
 
 
 def test_4_2_1_f2_wraps_from_queen_to_ace() -> None:

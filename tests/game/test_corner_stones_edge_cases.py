@@ -7,35 +7,15 @@ t1, t6, t7, t12. The deal runs L0, R0..R5, L5..L1.
 
 from __future__ import annotations
 
-import pytest
-
 from server.game import engine
 from server.game.deals import deal_order
-from server.game.engine import IllegalMove, play
-from server.game.state import State
 from server.game.variants import get_rules
 from server.game.views import view
-from tests.game.helpers import build, stock_next_first, texts, words
+from tests.game.helpers import build, illegal, legal, stock_next_first, texts, words
 
 V = "corner-stones"
 DEALING = "2H 3H"  # a stock that is not empty: the deal phase
 
-
-def illegal(state: State, text: str, *fragments: str) -> str:
-    before = state
-    with pytest.raises(IllegalMove) as info:
-        play(state, text)
-    assert state == before
-    reason = str(info.value)
-    for f in fragments:
-        assert f.lower() in reason.lower(), f"{text}: reason {reason!r} lacks {f!r}"
-    assert engine.parse(text) not in engine.legal_moves(state)
-    return reason
-
-
-def legal(state: State, text: str) -> State:
-    assert engine.parse(text) in engine.legal_moves(state), f"{text} not generated"
-    return play(state, text)
 
 
 SPADES_A_TO_6 = "AS 2S 3S 4S 5S 6S"

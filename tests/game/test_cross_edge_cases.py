@@ -14,7 +14,7 @@ import random
 import pytest
 
 from server.game import engine
-from server.game.engine import IllegalMove, play
+from server.game.engine import play
 from server.game.moves import REDEAL
 from server.game.state import State
 from server.game.variants import get_rules
@@ -22,6 +22,8 @@ from tests.game.helpers import (
     BUILDING_VARIANTS,
     CROSS_VARIANTS,
     build,
+    illegal,
+    legal,
     stock_next_first,
     texts,
     top,
@@ -43,24 +45,6 @@ def quiet(variant: str, **piles: str) -> dict[str, str]:
     out.update(piles)
     return out
 
-
-def illegal(state: State, text: str, *fragments: str) -> str:
-    """Assert ``text`` is refused, the state is untouched and the reason says each fragment."""
-    before = state
-    with pytest.raises(IllegalMove) as info:
-        play(state, text)
-    assert state == before
-    reason = str(info.value)
-    assert reason, f"{text}: an empty reason"
-    for f in fragments:
-        assert f.lower() in reason.lower(), f"{text}: reason {reason!r} lacks {f!r}"
-    assert engine.parse(text) not in engine.legal_moves(state)
-    return reason
-
-
-def legal(state: State, text: str) -> State:
-    assert engine.parse(text) in engine.legal_moves(state), f"{text} not generated"
-    return play(state, text)
 
 
 # -- 2.11.1 ------------------------------------------------------------------
