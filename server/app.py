@@ -39,7 +39,7 @@ from .protocol import (
     encode,
     error,
 )
-from .race import all_done, results_message
+from .race import all_done, results_message, room_message
 from .session import STORE_RETRY_S, Session
 from .store.boards import BoardStore
 from .store.rooms import RoomRow, RoomStore, StoreUnavailable, now_ms
@@ -235,7 +235,6 @@ class RaceServer:
                 return  # a newer connection holds the seat
             room = await self.store.room(code)
             if room is not None:
-                from .race import room_message
                 await self.store.publish(code, encode(room_message(room, now_ms())))
 
     async def start(self) -> Server:
