@@ -97,7 +97,6 @@ class CrossModel:
         self.prune = prune
         self.detectors = detectors
         self.greedy = greedy
-        self.dead_hits = 0
         self.policy = safe_policy(spec)
         base0 = self.base - 1
         # base-relative rank: the position of a card in its suit's foundation

@@ -96,7 +96,9 @@ def solve_state(state: State, budget: int = DEFAULT_BUDGET, *, quick: bool = Tru
                 detectors: bool | None = None, safe_moves: bool = True) -> SolveResult:
     """Decide the position ``state`` within ``budget`` nodes in all.
 
-    ``detectors`` None means the variant's default (:data:`DETECTORS_ON`)."""
+    ``detectors`` None means the variant's default (:data:`DETECTORS_ON`); it
+    sets the complete stage (and Corner Stones' best-first stage), while the
+    streamlined DFS stage always keeps them on."""
     if budget < 1:
         raise ValueError("the budget must be at least one node")
     if detectors is None:
@@ -105,12 +107,14 @@ def solve_state(state: State, budget: int = DEFAULT_BUDGET, *, quick: bool = Tru
     stages: list[Stage] = []
     spent, best = 0, 0
     if quick and budget > QUICK_NODES:
-        fast = make_model(state, streamlined=True)
+        fast = make_model(state, streamlined=True, detectors=True)
         if isinstance(fast, CornerStonesModel):
             # a deal's hard part comes after 104 deals: DFS never gets back to
             # early choices, best-first on "uncover what the foundations want" does
             out = best_first(CornerStonesModel(state, detectors=detectors), QUICK_NODES)
         else:
+            # (the streamlined model keeps every variant's detectors on: in a
+            # stage that can only answer "won" they just cut dead subtrees)
             out = dfs(fast, QUICK_NODES, complete=False)
         stages.append(Stage("quick", out.result, out.nodes, out.dead_hits))
         spent, best = out.nodes, out.best_progress
