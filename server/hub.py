@@ -44,7 +44,6 @@ class Hub:
         self._on_resync = on_resync
         self._pubsub: Any = None
         self._task: asyncio.Task[None] | None = None
-        self._subscribed = asyncio.Event()
         self.connected = False
 
     def start(self) -> None:

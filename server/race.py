@@ -86,7 +86,7 @@ def all_done(room: RoomRow) -> bool:
 
 def cards_conserved(state: State, expected: tuple[int, ...]) -> bool:
     """Every card of the deal is still in play exactly as often as dealt."""
-    return tuple(sorted(chain.from_iterable(state.piles))) == expected
+    return deck_of(state) == expected
 
 
 def deck_of(state: State) -> tuple[int, ...]:

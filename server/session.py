@@ -128,12 +128,6 @@ class Session:
         return parts[0].upper(), int(parts[1]), parts[2]
 
     async def leave_current(self) -> None:
-        await self._leave_current()
-
-    async def join(self, code: str) -> None:
-        await self._join(code)
-
-    async def _leave_current(self) -> None:
         if self.code is None:
             return
         room = await self.server.store.room(self.code)
@@ -147,11 +141,11 @@ class Session:
 
     async def on_create(self, msg: dict[str, Any]) -> None:
         variant = self._variant(msg["variant"])
-        await self._leave_current()
+        await self.leave_current()
         private = msg.get("private", True)
         code = await self.server.open_room(variant, self.server.new_deal(), msg.get("players", 2),
                                            private)
-        await self._join(code)
+        await self.join(code)
         if not private:  # an open room is one a quick race may join
             await self.server.store.add_quick(variant, code)
 
@@ -159,23 +153,23 @@ class Session:
         code = msg["code"].strip().upper()
         if not code.isalnum():
             raise ProtocolError("no_room", f"no room has the code {code[:16]!r}")
-        await self._leave_current()
-        await self._join(code)
+        await self.leave_current()
+        await self.join(code)
 
     async def on_quick(self, msg: dict[str, Any]) -> None:
         variant = self._variant(msg["variant"])
-        await self._leave_current()
+        await self.leave_current()
         store = self.server.store
         for code in await store.quick_candidates(variant):
             try:
-                await self._join(code)
+                await self.join(code)
                 return
             except ProtocolError:
                 await store.remove_quick(variant, code)
         code = await self.server.open_room(variant, self.server.new_deal(),
                                            self.server.settings.quick_size, private=False)
         await store.add_quick(variant, code)
-        await self._join(code)
+        await self.join(code)
 
     def _variant(self, name: str) -> str:
         try:
@@ -183,7 +177,7 @@ class Session:
         except UnknownVariant as exc:
             raise ProtocolError("unknown_variant", str(exc)) from None
 
-    async def _join(self, code: str) -> None:
+    async def join(self, code: str) -> None:
         secret = secrets.token_urlsafe(18)  # 144 random bits
         try:
             n = await self.server.store.join(code, self.name, token_hash(secret))
@@ -235,7 +229,7 @@ class Session:
         self._need_room()
         if self.state is not None and engine.status(self.state) == engine.IN_PROGRESS:
             await self._play(self.last_seq + 1, "resign", self.v)
-        await self._leave_current()
+        await self.leave_current()
 
     async def _sync_from_room(self, room: RoomRow) -> None:
         """Bring this session up to the stored room: schedule or send the start,
@@ -420,7 +414,7 @@ class Session:
             if new_code != self.code:
                 await self.detach()
                 try:
-                    await self._join(new_code)
+                    await self.join(new_code)
                 except ProtocolError as exc:
                     await self.send(error(exc.code, exc.message))
 
