@@ -260,6 +260,7 @@ class RaceServer:
             task.cancel()
         await self.hub.stop()
         self.competition.close()
+        self.store.close()
         await self.redis.aclose()
 
 

@@ -195,7 +195,11 @@ async def closed_loop(players: list[Player], seconds: float) -> Stats:
     async def run(p: Player) -> None:
         while time.perf_counter() < stop:
             if not await p.move(stats):
-                await p.rematch()
+                # the results wait for the opponent's game, which may outlast the run
+                try:
+                    await asyncio.wait_for(p.rematch(), max(0.05, stop - time.perf_counter()))
+                except TimeoutError:
+                    return
 
     await asyncio.gather(*(run(p) for p in players))
     return stats

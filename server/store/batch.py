@@ -1,29 +1,35 @@
 """Coalesce the hot path's script calls into pipelines.
 
 Every accepted move costs one EVALSHA. Awaiting each one separately spends
-most of the server's CPU in redis-py's per-command machinery; queuing them and
+most of the server's CPU in per-command client machinery; queuing them and
 sending whatever is pending as one non-transactional pipeline keeps it to one
-round trip per batch, and still one round trip per move at low load.
+round trip per batch, and still one round trip per move at low load. The
+pipeline runs on a connection of its own (:mod:`.resp`): one batch in flight
+at a time, so replies always line up with their callers.
 """
 
 from __future__ import annotations
 
 import asyncio
+import hashlib
 from collections.abc import Callable
 from typing import Any
 
-from redis.asyncio import Redis
 from redis.exceptions import NoScriptError, ResponseError
+
+from .resp import RespConnection
 
 MAX_BATCH = 512
 
+Pending = tuple[list[str], list[Any], "asyncio.Future[Any]"]
+
 
 class ScriptBatcher:
-    def __init__(self, redis: Redis, source: str) -> None:
-        self._redis = redis
+    def __init__(self, conn: RespConnection, source: str) -> None:
+        self._conn = conn
         self._source = source
-        self._sha: str | None = None
-        self._pending: list[tuple[list[str], list[Any], asyncio.Future[Any]]] = []
+        self._sha = hashlib.sha1(source.encode()).hexdigest()
+        self._pending: list[Pending] = []
         self._flushing = False
         self.round_trips = 0
         self.on_round_trip: Callable[[], None] | None = None
@@ -36,6 +42,9 @@ class ScriptBatcher:
             asyncio.get_running_loop().call_soon(self._start_flush)
         return await fut
 
+    def close(self) -> None:
+        self._conn.close()
+
     def _start_flush(self) -> None:
         asyncio.ensure_future(self._flush())
 
@@ -47,15 +56,17 @@ class ScriptBatcher:
         finally:
             self._flushing = False
 
-    async def _send(self, batch: list[tuple[list[str], list[Any], asyncio.Future[Any]]]) -> None:
+    async def _send(self, batch: list[Pending]) -> None:
         try:
-            try:
-                results = await self._run(batch)
-            except NoScriptError:
-                # Redis lost its script cache (a restart): load and send again.
-                # Nothing ran, so a resend applies nothing twice.
-                self._sha = None
-                results = await self._run(batch)
+            results = await self._run(batch)
+            missing = [i for i, r in enumerate(results) if _is_noscript(r)]
+            if missing:
+                # Redis lost its script cache (a restart): load it and send again
+                # the calls that did not run; the others ran and stay answered.
+                await self._conn.execute([("SCRIPT", "LOAD", self._source)])
+                again = await self._run([batch[i] for i in missing])
+                for i, r in zip(missing, again, strict=True):
+                    results[i] = r
         except Exception as exc:  # the store failed: every waiter gets the error
             for _, _, fut in batch:
                 if not fut.done():
@@ -64,21 +75,20 @@ class ScriptBatcher:
         for (_, _, fut), result in zip(batch, results, strict=True):
             if fut.done():
                 continue
-            if isinstance(result, ResponseError):
+            if _is_noscript(result):
+                fut.set_exception(NoScriptError(str(result)))
+            elif isinstance(result, ResponseError):
                 fut.set_exception(result)
             else:
                 fut.set_result(result)
 
-    async def _run(self, batch: list[tuple[list[str], list[Any], asyncio.Future[Any]]]) -> list[Any]:
-        if self._sha is None:
-            self._sha = await self._redis.script_load(self._source)
-        pipe = self._redis.pipeline(transaction=False)
-        for keys, args, _ in batch:
-            pipe.evalsha(self._sha, len(keys), *keys, *args)
+    async def _run(self, batch: list[Pending]) -> list[Any]:
         self.round_trips += 1
         if self.on_round_trip is not None:
             self.on_round_trip()
-        results: list[Any] = await pipe.execute(raise_on_error=False)
-        if any(isinstance(r, NoScriptError) for r in results):
-            raise NoScriptError("NOSCRIPT")
-        return results
+        return await self._conn.execute(
+            [("EVALSHA", self._sha, len(keys), *keys, *args) for keys, args, _ in batch])
+
+
+def _is_noscript(result: Any) -> bool:
+    return isinstance(result, ResponseError) and str(result).startswith("NOSCRIPT")

@@ -24,6 +24,20 @@ def channel(code: str) -> str:
     return f"room:{{{code}}}:events"
 
 
+# A room channel's message starts with one byte saying what follows, so the
+# hub can forward a player's progress without decoding it.
+EVENT = b"E"  # then a msgpack room event, for the sessions to read
+PROGRESS = b"P"  # then the mover's number as one byte, then msgpack progress as sent
+
+
+def event_envelope(payload: bytes) -> bytes:
+    return EVENT + payload
+
+
+def progress_envelope(n: int, payload: bytes) -> bytes:
+    return PROGRESS + bytes((n,)) + payload
+
+
 def all_player_keys(code: str, players: int) -> list[str]:
     return [player(code, n) for n in range(1, players + 1)]
 

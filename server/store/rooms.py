@@ -20,6 +20,7 @@ from ..metrics import MOVE_ROUND_TRIPS
 from ..protocol import MAX_PLAYERS
 from . import keys, lua
 from .batch import ScriptBatcher
+from .resp import RespConnection
 
 CODE_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"  # no 0/O, 1/I/L: codes are read aloud
 CODE_LENGTH = 6
@@ -107,7 +108,7 @@ class RoomStore:
         self._finish = redis.register_script(lua.FINISH)
         self._release_conn = redis.register_script(lua.RELEASE_CONN)
         self._hset_existing = redis.register_script(lua.HSET_EXISTING)
-        self._moves = ScriptBatcher(redis, lua.MOVE)
+        self._moves = ScriptBatcher(RespConnection.like(redis), lua.MOVE)
         self._moves.on_round_trip = MOVE_ROUND_TRIPS.inc
 
     async def _guard(self, coro: Any) -> Any:
@@ -115,6 +116,9 @@ class RoomStore:
             return await coro
         except (RedisConnectionError, RedisTimeoutError, OSError) as exc:
             raise StoreUnavailable(str(exc)) from None
+
+    def close(self) -> None:
+        self._moves.close()
 
     async def ping(self) -> bool:
         try:
@@ -217,8 +221,8 @@ class RoomStore:
     async def move(self, code: str, n: int, expected_v: int, seq: int, at_ms: int, move: str,
                    status: str, fc: int, progress: bytes) -> tuple[str, int]:
         ks = [keys.meta(code), keys.player(code, n), keys.log(code, n)]
-        args = [expected_v, seq, at_ms, move, status, fc, progress, keys.channel(code),
-                self.max_moves, self.race_ttl_ms]
+        args = [expected_v, seq, at_ms, move, status, fc, keys.progress_envelope(n, progress),
+                keys.channel(code), self.max_moves, self.race_ttl_ms]
         res = await self._guard(self._moves.call(ks, args))
         return _s(res[0]), int(res[1])
 
@@ -241,7 +245,7 @@ class RoomStore:
         return False
 
     async def publish(self, code: str, payload: bytes) -> None:
-        await self._guard(self.redis.publish(keys.channel(code), payload))
+        await self._guard(self.redis.publish(keys.channel(code), keys.event_envelope(payload)))
 
     # -- quick race ------------------------------------------------------------
     async def quick_candidates(self, variant: str) -> list[str]:

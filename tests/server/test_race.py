@@ -129,6 +129,7 @@ async def test_race_of_five_players(url: str) -> None:
         for bot in bots:
             seen = {m["player"] for m in bot.inbox if m.get("t") == "progress"}
             assert seen >= {b.player for b in bots if b is not bot}
+            assert bot.player not in seen  # its own moves come back as views only
     finally:
         await close_all(bots)
 

@@ -1,0 +1,124 @@
+"""The lean Redis connection (server/store/resp.py) and the move-script batcher,
+against the session's real Redis."""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+
+import pytest
+import redis.asyncio as aioredis
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import NoScriptError, ResponseError
+
+from server.store.batch import ScriptBatcher
+from server.store.resp import RespConnection
+
+ECHO_KEYS = "return {KEYS[1], ARGV[1]}"
+
+
+def key() -> str:
+    return f"test:resp:{secrets.token_hex(6)}"
+
+
+async def test_replies_come_back_in_order_and_errors_are_values(rdb: aioredis.Redis) -> None:
+    conn = RespConnection.like(rdb)
+    k = key()
+    try:
+        replies = await conn.execute([("SET", k, "1"), ("INCRBY", k, 41), ("HGET", k, "x"),
+                                      ("GET", k)])
+    finally:
+        conn.close()
+    assert replies[:2] == [b"OK", 42]
+    assert isinstance(replies[2], ResponseError) and "WRONGTYPE" in str(replies[2])
+    assert replies[3] == b"42"
+    await rdb.delete(k)
+
+
+async def test_it_talks_to_the_database_the_redis_py_client_uses(redis_url_session: str) -> None:
+    url = redis_url_session.rstrip("/")
+    other = f"{url}{'&' if '?' in url else '?'}db=3" if url.startswith("unix") else f"{url}/3"
+    client = aioredis.Redis.from_url(other)
+    conn = RespConnection.like(client)
+    k = key()
+    try:
+        await conn.execute([("SET", k, "db3")])
+        assert await client.get(k) == b"db3"
+        plain = aioredis.Redis.from_url(redis_url_session)
+        assert await plain.get(k) is None  # not in database 0
+        await plain.aclose()
+    finally:
+        conn.close()
+        await client.delete(k)
+        await client.aclose()
+
+
+async def test_a_dropped_connection_fails_one_request_then_reconnects(rdb: aioredis.Redis) -> None:
+    conn = RespConnection.like(rdb)
+    try:
+        await conn.execute([("CLIENT", "SETNAME", "resp-under-test")])
+        for c in await rdb.client_list():
+            if c.get("name") == "resp-under-test":
+                await rdb.client_kill_filter(_id=c["id"])
+        with pytest.raises(RedisConnectionError):
+            await conn.execute([("PING",)])
+        assert not conn.is_open
+        assert await conn.execute([("PING",)]) == [b"PONG"]
+    finally:
+        conn.close()
+
+
+async def test_nothing_listening_is_a_connection_error() -> None:
+    conn = RespConnection(path="/nonexistent/redis.sock", timeout=1.0)
+    with pytest.raises(RedisConnectionError):
+        await conn.execute([("PING",)])
+
+
+async def test_subscriber_gets_messages_and_skips_confirmations(rdb: aioredis.Redis) -> None:
+    sub = RespConnection.like(rdb)
+    channel = key()
+    try:
+        await sub.open()
+        await sub.subscribe(channel)
+        for _ in range(50):  # the subscription is live once Redis counts it
+            if (await rdb.pubsub_numsub(channel))[0][1] == 1:
+                break
+            await asyncio.sleep(0.01)
+        await rdb.publish(channel, b"\x00binary\xff")
+        assert await asyncio.wait_for(sub.message(), 2) == (channel.encode(), b"\x00binary\xff")
+    finally:
+        sub.close()
+
+
+async def test_the_batcher_answers_each_caller_with_its_own_reply(rdb: aioredis.Redis) -> None:
+    batcher = ScriptBatcher(RespConnection.like(rdb), ECHO_KEYS)
+    batcher.on_round_trip = None
+    try:
+        replies = await asyncio.gather(*(batcher.call([f"k{i}"], [i]) for i in range(300)))
+        assert replies == [[f"k{i}".encode(), str(i).encode()] for i in range(300)]
+        assert batcher.round_trips < 300  # pipelined: many calls share a round trip
+    finally:
+        batcher.close()
+
+
+async def test_the_batcher_reloads_a_flushed_script_cache(rdb: aioredis.Redis) -> None:
+    source = ECHO_KEYS + " -- " + secrets.token_hex(4)  # a script no one loaded yet
+    batcher = ScriptBatcher(RespConnection.like(rdb), source)
+    try:
+        assert await batcher.call(["a"], [1]) == [b"a", b"1"]
+        await rdb.script_flush()  # what a Redis restart does to the cache
+        assert await batcher.call(["b"], [2]) == [b"b", b"2"]
+    finally:
+        batcher.close()
+
+
+async def test_a_script_error_reaches_only_its_caller(rdb: aioredis.Redis) -> None:
+    batcher = ScriptBatcher(RespConnection.like(rdb), "if ARGV[1] == 'boom' then error('boom') end "
+                                                       "return ARGV[1]")
+    try:
+        results = await asyncio.gather(batcher.call(["x"], ["ok"]), batcher.call(["x"], ["boom"]),
+                                       batcher.call(["x"], ["fine"]), return_exceptions=True)
+        assert results[0] == b"ok" and results[2] == b"fine"
+        assert isinstance(results[1], ResponseError) and not isinstance(results[1], NoScriptError)
+    finally:
+        batcher.close()
