@@ -16,6 +16,8 @@ import secrets
 import unicodedata
 from typing import TYPE_CHECKING, Any
 
+from websockets.asyncio.server import broadcast
+
 from . import session_competition
 from .game import engine
 from .game.moves import BadMove, GameOver, IllegalMove
@@ -23,6 +25,7 @@ from .game.state import State
 from .game.variants import UnknownVariant, get_rules
 from .game.views import view
 from .metrics import MOVES_ACCEPTED, MOVES_REJECTED
+from .progress import ProgressThrottle
 from .protocol import MAX_NAME_CHARS, PROTOCOL_VERSION, ProtocolError, encode, error
 from .race import all_done, cards_conserved, deck_of, phase_at, progress_message, room_message
 from .store.rooms import RoomError, RoomRow, StoreUnavailable, now_ms
@@ -35,6 +38,7 @@ if TYPE_CHECKING:
 log = logging.getLogger("patience.session")
 
 STORE_RETRY_S = 0.25  # how often background work retries while Redis is unreachable
+SEND_NOW_BYTES = 64 * 1024  # unsent data past which sends wait for the client
 
 
 def clean_name(name: str | None) -> str:
@@ -70,10 +74,21 @@ class Session:
         self.start_task: asyncio.Task[None] | None = None
         self.closing: asyncio.Task[None] | None = None
         self.identified: str | None = None  # the claimed name this connection proved
+        self.progress = ProgressThrottle(server.store.publish_progress)
 
     # -- plumbing --------------------------------------------------------------
     async def send(self, message: dict[str, Any]) -> None:
-        await self.ws.send(encode(message))
+        await self.send_bytes(encode(message))
+
+    async def send_bytes(self, payload: bytes) -> None:
+        """Write at once while the client keeps up; wait for it (backpressure,
+        which also stops reading its messages) once unsent data piles up.
+        The direct write skips websockets' per-send lock and context, a good
+        part of the cost of a small message."""
+        if self.ws.transport.get_write_buffer_size() < SEND_NOW_BYTES:
+            broadcast([self.ws], payload)  # does nothing once the connection is closing
+        else:
+            await self.ws.send(payload)
 
     def log_extra(self) -> dict[str, Any]:
         return {"room": self.code, "player": self.n, "session": self.id}
@@ -209,6 +224,7 @@ class Session:
             self.start_task = None
         if self.code is not None:
             await self.server.detach(self)
+        self.progress.cancel()
         self.code, self.n, self.state, self.v = None, 0, None, 0
         self.last_seq, self.last_answer = -1, []
 
@@ -245,7 +261,7 @@ class Session:
             await self._send_view(None)
         self.server.watch_clock(room)
         if room.phase == "finished" and room.results:
-            await self.ws.send(room.results)
+            await self.send_bytes(room.results)
 
     def _schedule_start(self) -> None:
         if self.start_task is None or self.start_task.done():
@@ -281,7 +297,7 @@ class Session:
     async def _send_view(self, seq: int | None, status: str | None = None) -> bytes:
         assert self.state is not None
         payload = encode({"t": "view", "v": self.v, "seq": seq, "view": view(self.state, status)})
-        await self.ws.send(payload)
+        await self.send_bytes(payload)
         return payload
 
     def _need_room(self) -> str:
@@ -299,7 +315,7 @@ class Session:
         code = self._need_room()
         if seq == self.last_seq and self.last_answer:
             for payload in self.last_answer:  # the same seq gets the same answer
-                await self.ws.send(payload)
+                await self.send_bytes(payload)
             return
         if seq == self.last_seq and self.state is not None:
             # Accepted before this connection (the stored seq came with a resume):
@@ -325,7 +341,7 @@ class Session:
             MOVES_REJECTED.labels(code_).inc()
             answer = encode(error(code_, str(exc), seq))
             self.last_seq, self.last_answer = seq, [answer]
-            await self.ws.send(answer)
+            await self.send_bytes(answer)
             return
         if not cards_conserved(new_state, self.deck):
             log.error("card conservation failed: game frozen", extra=self.log_extra())
@@ -335,9 +351,15 @@ class Session:
         fc = engine.foundation_cards(new_state)
         rules = get_rules(self.variant)
         progress = encode(progress_message(self.n, status, fc, rules.spec.total_cards, self.v + 1))
-        result, stored_v = await self.server.store.move(code, self.n, self.v, seq, now, text, status,
-                                                        fc, progress)
+        with_move = self.progress.send_with_move(fc, status)
+        try:
+            result, stored_v = await self.server.store.move(
+                code, self.n, self.v, seq, now, text, status, fc, progress if with_move else b"")
+        except BaseException:
+            self.progress.refused()
+            raise
         if result == "ok":
+            self.progress.accepted(code, self.n, fc, status, progress, with_move)
             MOVES_ACCEPTED.inc()
             self.state, self.v = new_state, stored_v
             self.last_seq = seq
@@ -345,6 +367,7 @@ class Session:
             if status != engine.IN_PROGRESS:
                 await self.server.maybe_finish(code)
             return
+        self.progress.refused()
         if result in ("dup", "stale"):
             # Another connection of this player, or a lost reply: the store wins.
             await self._reload()
@@ -427,7 +450,7 @@ class Session:
             return
         await self.send(room_message(room, now_ms()))
         if room.phase == "finished" and room.results:
-            await self.ws.send(room.results)
+            await self.send_bytes(room.results)
         elif room.phase == "racing" and now_ms() < room.starts_at:
             self.starts_at, self.ends_at = room.starts_at, room.ends_at
             self._schedule_start()

@@ -21,7 +21,8 @@ from .resp import RespConnection
 
 MAX_BATCH = 512
 
-Pending = tuple[list[str], list[Any], "asyncio.Future[Any]"]
+# (keys, args, future); keys None means args is a plain command, not the script
+Pending = tuple[list[str] | None, list[Any], "asyncio.Future[Any]"]
 
 
 class ScriptBatcher:
@@ -35,6 +36,14 @@ class ScriptBatcher:
         self.on_round_trip: Callable[[], None] | None = None
 
     async def call(self, keys: list[str], args: list[Any]) -> Any:
+        return await self._queue(keys, args)
+
+    async def command(self, *args: Any) -> Any:
+        """A plain command in the same pipeline: it reaches Redis after every
+        script call queued before it and before every one queued after it."""
+        return await self._queue(None, list(args))
+
+    async def _queue(self, keys: list[str] | None, args: list[Any]) -> Any:
         fut: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
         self._pending.append((keys, args, fut))
         if not self._flushing:
@@ -87,7 +96,8 @@ class ScriptBatcher:
         if self.on_round_trip is not None:
             self.on_round_trip()
         return await self._conn.execute(
-            [("EVALSHA", self._sha, len(keys), *keys, *args) for keys, args, _ in batch])
+            [args if keys is None else ("EVALSHA", self._sha, len(keys), *keys, *args)
+             for keys, args, _ in batch])
 
 
 def _is_noscript(result: Any) -> bool:

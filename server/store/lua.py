@@ -72,7 +72,8 @@ return {1, starts, ends}
 """
 
 # KEYS: meta, player hash, log.  ARGV: expected_v, seq, now, move, status,
-#       foundation_cards, progress_payload, channel, max_moves, ttl_ms
+#       foundation_cards, progress_payload ('' publishes nothing), channel,
+#       max_moves, ttl_ms
 # -> {'ok', v} | {'dup', v} | {'stale', v} | {'stale_seq', v} | {reason, v}
 MOVE: Final = """
 local m = redis.call('HMGET', KEYS[1], 'phase', 'starts_at', 'ends_at')
@@ -102,7 +103,7 @@ if ARGV[5] ~= 'in_progress' then
 end
 redis.call('HSET', KEYS[2], unpack(fields))
 if v == 1 then redis.call('PEXPIRE', KEYS[3], ARGV[10]) end
-redis.call('PUBLISH', ARGV[8], ARGV[7])
+if ARGV[7] ~= '' then redis.call('PUBLISH', ARGV[8], ARGV[7]) end
 return {'ok', v}
 """
 

@@ -220,8 +220,10 @@ class RoomStore:
     # -- moves -----------------------------------------------------------------
     async def move(self, code: str, n: int, expected_v: int, seq: int, at_ms: int, move: str,
                    status: str, fc: int, progress: bytes) -> tuple[str, int]:
+        """Store one accepted move; ``progress`` (empty: none) is published with it."""
         ks = [keys.meta(code), keys.player(code, n), keys.log(code, n)]
-        args = [expected_v, seq, at_ms, move, status, fc, keys.progress_envelope(n, progress),
+        envelope = keys.progress_envelope(n, progress) if progress else b""
+        args = [expected_v, seq, at_ms, move, status, fc, envelope,
                 keys.channel(code), self.max_moves, self.race_ttl_ms]
         res = await self._guard(self._moves.call(ks, args))
         return _s(res[0]), int(res[1])
@@ -243,6 +245,11 @@ class RoomStore:
                 return res == 1
             count = _int(await self._guard(self.redis.hget(keys.meta(code), "players")))
         return False
+
+    async def publish_progress(self, code: str, n: int, progress: bytes) -> None:
+        """A player's progress on its own, in order with the move scripts."""
+        await self._guard(self._moves.command("PUBLISH", keys.channel(code),
+                                              keys.progress_envelope(n, progress)))
 
     async def publish(self, code: str, payload: bytes) -> None:
         await self._guard(self.redis.publish(keys.channel(code), keys.event_envelope(payload)))

@@ -482,3 +482,17 @@ async def test_opponents_start_from_the_deals_foundation_count(url: str, variant
     room = await bots[1].expect("room")
     assert [p["foundation_cards"] for p in room["players"]] == [dealt, dealt]
     await close_all(bots)
+
+
+async def test_an_opponents_move_counter_settles_on_the_last_move(url: str) -> None:
+    """Counter-only progress is held back for a moment, never lost: the other player
+    ends up seeing the mover's last count even when the mover stops."""
+    bots, _ = await race([url] * 2)
+    mover, watcher = bots
+    try:
+        played = await mover.play(15)
+        assert played > 0
+        seen = await watcher.expect("progress", timeout=3, player=mover.player, moves=mover.v)
+        assert seen["foundation_cards"] == mover.view["foundation_cards"]  # type: ignore[index]
+    finally:
+        await close_all(bots)

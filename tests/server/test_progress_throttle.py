@@ -1,0 +1,101 @@
+"""The progress throttle (server/progress.py), fed moves by hand with a fake clock."""
+
+from __future__ import annotations
+
+import asyncio
+
+from server.progress import PROGRESS_EVERY_S, ProgressThrottle
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 100.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def make() -> tuple[ProgressThrottle, Clock, list[tuple[str, int, bytes]]]:
+    sent: list[tuple[str, int, bytes]] = []
+
+    async def publish(code: str, n: int, payload: bytes) -> None:
+        sent.append((code, n, payload))
+
+    clock = Clock()
+    return ProgressThrottle(publish, clock), clock, sent
+
+
+def move(t: ProgressThrottle, fc: int, status: str, payload: bytes, ok: bool = True) -> bool:
+    """One move through the throttle: whether its progress went out with it."""
+    with_move = t.send_with_move(fc, status)
+    if ok:
+        t.accepted("ROOM", 1, fc, status, payload, with_move)
+    else:
+        t.refused()
+    return with_move
+
+
+async def test_foundation_and_status_changes_go_out_at_once() -> None:
+    t, clock, _ = make()
+    assert move(t, 4, "in_progress", b"1")  # the first one always goes
+    clock.now += 0.01
+    assert move(t, 5, "in_progress", b"2")  # a card reached a foundation
+    clock.now += 0.01
+    assert move(t, 5, "dead", b"3")  # the game ended
+    t.cancel()
+
+
+async def test_counter_only_moves_are_held_and_the_newest_goes_out_later() -> None:
+    t, clock, sent = make()
+    assert move(t, 4, "in_progress", b"1")
+    clock.now += 0.01
+    assert not move(t, 4, "in_progress", b"2")
+    clock.now += 0.01
+    assert not move(t, 4, "in_progress", b"3")
+    assert sent == []
+    await asyncio.sleep(PROGRESS_EVERY_S + 0.05)  # the timer runs on the real loop clock
+    assert t.task is not None
+    await t.task
+    assert sent == [("ROOM", 1, b"3")]  # only the newest, once
+
+
+async def test_after_the_interval_a_counter_move_goes_with_the_move() -> None:
+    t, clock, sent = make()
+    assert move(t, 4, "in_progress", b"1")
+    clock.now += PROGRESS_EVERY_S
+    assert move(t, 4, "in_progress", b"2")
+    assert sent == []
+
+
+async def test_a_move_sent_with_its_progress_cancels_what_was_held() -> None:
+    t, clock, sent = make()
+    assert move(t, 4, "in_progress", b"1")
+    clock.now += 0.01
+    assert not move(t, 4, "in_progress", b"2")
+    clock.now += 0.01
+    assert move(t, 5, "in_progress", b"3")  # newer, and out at once
+    await asyncio.sleep(PROGRESS_EVERY_S + 0.05)
+    assert sent == []  # b"2" must never follow b"3"
+
+
+async def test_a_refused_move_gives_back_what_it_superseded() -> None:
+    t, clock, sent = make()
+    assert move(t, 4, "in_progress", b"1")
+    clock.now += 0.01
+    assert not move(t, 4, "in_progress", b"2")
+    clock.now += 0.01
+    assert move(t, 5, "in_progress", b"3", ok=False)  # it would have gone at once
+    await asyncio.sleep(PROGRESS_EVERY_S + 0.05)
+    assert t.task is not None
+    await t.task
+    assert sent == [("ROOM", 1, b"2")]
+
+
+async def test_leaving_drops_what_was_held() -> None:
+    t, clock, sent = make()
+    assert move(t, 4, "in_progress", b"1")
+    clock.now += 0.01
+    assert not move(t, 4, "in_progress", b"2")
+    t.cancel()
+    await asyncio.sleep(PROGRESS_EVERY_S + 0.05)
+    assert sent == []
