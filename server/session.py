@@ -27,7 +27,7 @@ from .game.views import view
 from .metrics import MOVES_ACCEPTED, MOVES_REJECTED
 from .progress import ProgressThrottle
 from .protocol import MAX_NAME_CHARS, PROTOCOL_VERSION, ProtocolError, encode, error
-from .race import all_done, cards_conserved, deck_of, phase_at, progress_message, room_message
+from .race import all_done, cards_conserved, phase_at, progress_message, room_message
 from .store.rooms import RoomError, RoomRow, StoreUnavailable, now_ms
 
 if TYPE_CHECKING:
@@ -63,12 +63,12 @@ class Session:
         self.n = 0
         self.token = ""
         self.variant = ""
+        self.total_cards = 0
         self.deal = ""
         self.starts_at = 0
         self.ends_at = 0
         self.state: State | None = None
         self.v = 0
-        self.deck: tuple[int, ...] = ()
         self.last_seq = -1
         self.last_answer: list[bytes] = []
         self.start_task: asyncio.Task[None] | None = None
@@ -210,6 +210,7 @@ class Session:
             raise ProtocolError("no_room", f"room {code} has expired")
         self.code, self.n, self.token = code, n, token
         self.variant, self.deal = room.variant, room.deal
+        self.total_cards = get_rules(room.variant).spec.total_cards
         await self.server.attach(self)
         await self.server.store.set_player_fields(code, n, conn=self.id)
         await self.send({"t": "joined", "code": code, "player": n, "token": token})
@@ -285,7 +286,6 @@ class Session:
         """Rebuild the state from the deal and the stored move log."""
         assert self.code is not None
         state = engine.new_game(self.variant, self.deal)
-        self.deck = deck_of(state)
         moves = await self.server.store.moves(self.code, self.n)
         for _, text in moves:
             state = engine.play(state, text)
@@ -294,9 +294,11 @@ class Session:
         if room is not None and (p := room.player(self.n)) is not None:
             self.last_seq = p.seq
 
-    async def _send_view(self, seq: int | None, status: str | None = None) -> bytes:
+    async def _send_view(self, seq: int | None, status: str | None = None,
+                         moves: list[engine.Move] | None = None) -> bytes:
         assert self.state is not None
-        payload = encode({"t": "view", "v": self.v, "seq": seq, "view": view(self.state, status)})
+        payload = encode({"t": "view", "v": self.v, "seq": seq,
+                          "view": view(self.state, status, moves)})
         await self.send_bytes(payload)
         return payload
 
@@ -343,14 +345,13 @@ class Session:
             self.last_seq, self.last_answer = seq, [answer]
             await self.send_bytes(answer)
             return
-        if not cards_conserved(new_state, self.deck):
+        if not cards_conserved(self.state, new_state):
             log.error("card conservation failed: game frozen", extra=self.log_extra())
             await self.server.store.set_player_fields(code, self.n, status="frozen")
             raise ProtocolError("internal", "this game failed a consistency check and is frozen")
-        status = engine.status(new_state)
+        status, moves = engine.status_and_moves(new_state)
         fc = engine.foundation_cards(new_state)
-        rules = get_rules(self.variant)
-        progress = encode(progress_message(self.n, status, fc, rules.spec.total_cards, self.v + 1))
+        progress = encode(progress_message(self.n, status, fc, self.total_cards, self.v + 1))
         with_move = self.progress.send_with_move(fc, status)
         try:
             result, stored_v = await self.server.store.move(
@@ -363,7 +364,7 @@ class Session:
             MOVES_ACCEPTED.inc()
             self.state, self.v = new_state, stored_v
             self.last_seq = seq
-            self.last_answer = [await self._send_view(seq, status)]
+            self.last_answer = [await self._send_view(seq, status, moves)]
             if status != engine.IN_PROGRESS:
                 await self.server.maybe_finish(code)
             return

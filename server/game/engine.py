@@ -26,7 +26,8 @@ DEAD_SEARCH_CAP: Final = 3_000
 
 __all__ = [
     "BadMove", "GameOver", "IllegalMove", "Move", "State",
-    "new_game", "legal_moves", "play", "apply", "status", "foundation_cards", "rules_of",
+    "new_game", "legal_moves", "play", "apply", "status", "status_and_moves", "foundation_cards",
+    "rules_of",
     "IN_PROGRESS", "WON", "DEAD", "RESIGNED",
 ]
 
@@ -89,6 +90,21 @@ def status(state: State) -> str:
     if is_dead(state):
         return DEAD
     return IN_PROGRESS
+
+
+def status_and_moves(state: State) -> tuple[str, list[Move]]:
+    """``status(state)`` and ``legal_moves(state)`` together, generating the
+    moves once: what the server needs after every move."""
+    rules = RULES[state.variant]
+    if rules.is_won(state):
+        return WON, []
+    if state.resigned:
+        return RESIGNED, []
+    moves = rules.legal_moves(state)
+    if (not rules.can_draw_or_redeal(state) and not any(m.dst.startswith("f") for m in moves)
+            and _no_foundation_move_reachable(state)):
+        return DEAD, []
+    return IN_PROGRESS, moves
 
 
 def is_dead(state: State) -> bool:

@@ -40,12 +40,25 @@ class Move(NamedTuple):
     amount: str = ""  # for ``deal``: "" (one card), "round" or "all"
 
     def __str__(self) -> str:
+        # every view lists its legal moves as text: remember the texts made
+        text = _TEXTS.get(self)
+        if text is None:
+            text = self._format()
+            if len(_TEXTS) < _TEXTS_MAX:
+                _TEXTS[self] = text
+        return text
+
+    def _format(self) -> str:
         if self.kind == "move":
             run = f":{self.n}" if self.n != 1 else ""
             return f"{self.src}-{self.dst}{run}"
         if self.kind == "deal" and self.amount:
             return f"deal:{self.amount}"
         return self.kind
+
+
+_TEXTS: dict[Move, str] = {}
+_TEXTS_MAX: Final = 50_000  # far above every move of every variant; parsed junk cannot grow it
 
 
 DRAW: Final = Move("draw")

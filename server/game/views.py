@@ -9,17 +9,34 @@ from __future__ import annotations
 
 from typing import Any
 
-from .cards import rank_name
+from .cards import CARD_TEXT, rank_name
 from .engine import IN_PROGRESS, rules_of, status
+from .moves import Move
 from .state import STOCK, WASTE, State
 
+# Pile texts by pile: a move changes one or two piles, so nearly every pile of a
+# view was turned into text before. Views are encoded and dropped, never changed
+# in place, so the lists can be shared.
+_PILE_TEXTS: dict[tuple[int, ...], list[str]] = {}
+_PILE_TEXTS_MAX = 100_000
 
-def view(state: State, known_status: str | None = None) -> dict[str, Any]:
-    """``known_status``: the caller's ``status(state)``, when it has it already."""
+
+def _pile_texts(pile: tuple[int, ...]) -> list[str]:
+    text = _PILE_TEXTS.get(pile)
+    if text is None:
+        if len(_PILE_TEXTS) >= _PILE_TEXTS_MAX:
+            _PILE_TEXTS.clear()
+        text = _PILE_TEXTS[pile] = [CARD_TEXT[c] for c in pile]
+    return text
+
+
+def view(state: State, known_status: str | None = None,
+         known_moves: list[Move] | None = None) -> dict[str, Any]:
+    """``known_status`` and ``known_moves``: the caller's ``status(state)`` and
+    ``legal_moves(state)``, when it has them already."""
     rules = rules_of(state)
     spec = rules.spec
-    piles = {name: rules.pile_text(state, i)
-             for i, name in enumerate(rules.names) if i != STOCK}
+    piles = dict(zip(rules.names[WASTE:], map(_pile_texts, state.piles[WASTE:]), strict=True))
     st = known_status or status(state)
     out: dict[str, Any] = {
         "variant": spec.id,
@@ -30,7 +47,8 @@ def view(state: State, known_status: str | None = None) -> dict[str, Any]:
         "foundation_cards": rules.foundation_cards(state),
         "total_cards": spec.total_cards,
         "status": st,
-        "legal_moves": [str(m) for m in rules.legal_moves(state)] if st == IN_PROGRESS else [],
+        "legal_moves": [] if st != IN_PROGRESS else [
+            str(m) for m in (rules.legal_moves(state) if known_moves is None else known_moves)],
         "must_fill": rules.names[state.vacancy] if state.vacancy >= 0 else None,
         "base_rank": rank_name(state.base) if state.base else None,
     }

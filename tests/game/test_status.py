@@ -9,7 +9,7 @@ from server.game import engine
 from server.game.engine import DEAD, IN_PROGRESS, RESIGNED, WON, GameOver, play
 from server.game.state import State
 from server.game.variants import get_rules
-from tests.game.helpers import build
+from tests.game.helpers import ALL_VARIANTS, build, random_game
 
 CLUBS = "AC 2C 3C 4C 5C 6C 7C 8C 9C TC JC QC KC"
 SPADES = "AS 2S 3S 4S 5S 6S 7S 8S 9S TS JS QS KS"
@@ -19,6 +19,7 @@ HEARTS_TO_J = "AH 2H 3H 4H 5H 6H 7H 8H 9H TH JH"
 def assert_over(state: State, status: str, reason: str) -> None:
     assert engine.status(state) == status
     assert engine.legal_moves(state) == []
+    assert engine.status_and_moves(state) == (status, [])
     for text in ("draw", "redeal", "resign", "t1-f1", "w-f1", "deal"):
         with pytest.raises(GameOver, match=reason):
             play(state, text)
@@ -164,3 +165,14 @@ def test_resign(variant: str) -> None:
     assert r.piles == s.piles
     assert_over(r, RESIGNED, "resigned")
     assert engine.status(s) == IN_PROGRESS  # the old state is untouched
+
+
+@pytest.mark.parametrize("variant", ALL_VARIANTS)
+def test_status_and_moves_agrees_with_status_and_legal_moves(variant: str) -> None:
+    """The server's one-pass form gives what the two separate calls give, in order."""
+    for seed in range(6):
+        trace = random_game(variant, 1000 + seed, seed)
+        for state in trace.states:
+            assert engine.status_and_moves(state) == (engine.status(state),
+                                                      engine.legal_moves(state))
+        assert engine.status(trace.states[-1]) != IN_PROGRESS or len(trace.states) == 301

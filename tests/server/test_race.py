@@ -292,7 +292,7 @@ async def test_a_card_conservation_failure_freezes_the_game(url: str, rdb: aiore
     bots, code = await race([url, url])
     try:
         await bots[0].move(bots[0].choose() or "draw")
-        monkeypatch.setattr(server.session, "cards_conserved", lambda state, deck: False)
+        monkeypatch.setattr(server.session, "cards_conserved", lambda before, after: False)
         answer = await bots[0].move(bots[0].choose() or "draw")
         assert answer["t"] == "error" and answer["code"] == "internal"
         monkeypatch.undo()

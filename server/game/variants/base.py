@@ -71,6 +71,8 @@ class Rules:
         self.i0 = self.t0 + spec.tableau
         self.foundation_range = range(self.f0, self.t0)
         self.tableau_range = range(self.t0, self.i0)
+        # steps[a][b]: the one-card move from pile a to pile b
+        self.steps = [[Move("move", src, dst) for dst in self.names] for src in self.names]
 
     # -- to be provided by each family -------------------------------------
     def initial(self, deal: int | str) -> State:

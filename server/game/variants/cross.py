@@ -74,7 +74,7 @@ class CrossRules(Rules):
     def legal_moves(self, state: State) -> list[Move]:
         if state.vacancy >= 0:
             return self._fill_moves(state, state.vacancy)
-        piles, base, names = state.piles, state.base, self.names
+        piles, base = state.piles, state.base
         spec = self.spec
         cells = spec.build == "cells"
         out: list[Move] = []
@@ -83,8 +83,9 @@ class CrossRules(Rules):
             sources.append(WASTE)
         for a in sources:
             c = piles[a][-1]
+            step = self.steps[a]  # the Move objects are made once, not per position
             if self._fits_foundation(piles, base, c):
-                out.append(Move("move", names[a], names[self.f0 + c // 13]))
+                out.append(step[self.f0 + c // 13])
             if cells:
                 continue
             for b in self.tableau_range:
@@ -92,10 +93,11 @@ class CrossRules(Rules):
                     continue
                 dst = piles[b]
                 if dst:
-                    if self._builds_on(c, dst[-1], base):
-                        out.append(Move("move", names[a], names[b]))
+                    # the rank test inline first: it rules out most piles without a call
+                    if (dst[-1] - c) % 13 == 1 and self._builds_on(c, dst[-1], base):
+                        out.append(step[b])
                 elif spec.space_fill != "waste" or a == WASTE:
-                    out.append(Move("move", names[a], names[b]))
+                    out.append(step[b])
         if spec.runs:
             out.extend(self._run_moves(state))
         if piles[STOCK] and not self._draw_blocked(state):
