@@ -89,7 +89,7 @@ class Rules:
 
     # -- shared helpers ----------------------------------------------------
     def foundation_cards(self, state: State) -> int:
-        return sum(len(state.piles[i]) for i in self.foundation_range)
+        return sum(map(len, state.piles[self.f0:self.t0]))
 
     def is_won(self, state: State) -> bool:
         return self.foundation_cards(state) == self.spec.total_cards
