@@ -349,7 +349,7 @@ class Session:
             log.error("card conservation failed: game frozen", extra=self.log_extra())
             await self.server.store.set_player_fields(code, self.n, status="frozen")
             raise ProtocolError("internal", "this game failed a consistency check and is frozen")
-        status, moves = engine.status_and_moves(new_state)
+        status, moves = await self.server.status_and_moves(new_state)
         fc = engine.foundation_cards(new_state)
         progress = encode(progress_message(self.n, status, fc, self.total_cards, self.v + 1))
         with_move = self.progress.send_with_move(fc, status)

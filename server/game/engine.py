@@ -26,7 +26,8 @@ DEAD_SEARCH_CAP: Final = 3_000
 
 __all__ = [
     "BadMove", "GameOver", "IllegalMove", "Move", "State",
-    "new_game", "legal_moves", "play", "apply", "status", "status_and_moves", "foundation_cards",
+    "new_game", "legal_moves", "play", "apply", "status", "status_and_moves",
+    "quick_status_and_moves", "foundation_cards",
     "rules_of",
     "IN_PROGRESS", "WON", "DEAD", "RESIGNED",
 ]
@@ -95,16 +96,31 @@ def status(state: State) -> str:
 def status_and_moves(state: State) -> tuple[str, list[Move]]:
     """``status(state)`` and ``legal_moves(state)`` together, generating the
     moves once: what the server needs after every move."""
+    quick = quick_status_and_moves(state)
+    if quick is not None:
+        return quick
+    if _no_foundation_move_reachable(state):
+        return DEAD, []
+    return IN_PROGRESS, RULES[state.variant].legal_moves(state)
+
+
+def quick_status_and_moves(state: State) -> tuple[str, list[Move]] | None:
+    """:func:`status_and_moves` when it needs no dead-position search, else None
+    (the search may take a good part of a second: a server runs it elsewhere)."""
     rules = RULES[state.variant]
     if rules.is_won(state):
         return WON, []
     if state.resigned:
         return RESIGNED, []
     moves = rules.legal_moves(state)
-    if (not rules.can_draw_or_redeal(state) and not any(m.dst.startswith("f") for m in moves)
-            and _no_foundation_move_reachable(state)):
+    if rules.can_draw_or_redeal(state) or any(m.dst.startswith("f") for m in moves):
+        return IN_PROGRESS, moves
+    key = rules.search_key(state)  # an earlier search may have settled it
+    if key in _DEAD_KEYS:
         return DEAD, []
-    return IN_PROGRESS, moves
+    if key in _UNDECIDED_KEYS:
+        return IN_PROGRESS, moves
+    return None
 
 
 def is_dead(state: State) -> bool:
