@@ -49,7 +49,8 @@ def _row(name: str, s: Stats, seconds: float) -> dict[str, Any]:
 
 
 async def run(args: argparse.Namespace) -> dict[str, Any]:
-    report: dict[str, Any] = {"args": vars(args)}
+    report: dict[str, Any] = {"args": {k: v for k, v in vars(args).items()
+                                       if isinstance(v, int | float | str | bool)}}
     with tempfile.TemporaryDirectory(prefix="patience-bench-") as data:
         server = start_server(data)
         try:
@@ -57,7 +58,9 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             players = await seat(server.url, args.players, args.per_room, args.variant, 1)
             m0, r0 = metric(server, "patience_moves_accepted"), metric(server,
                                                                         "patience_move_redis_round_trips")
+            cpu0 = server.own_cpu_s
             ours = await bots_closed_loop(players, args.seconds)
+            cpu1 = server.own_cpu_s
             m1, r1 = metric(server, "patience_moves_accepted"), metric(server,
                                                                         "patience_move_redis_round_trips")
             await close_all([p.ws for p in players])
@@ -67,8 +70,13 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             echo = start_echo(reply)
             try:
                 conns = await echo_conns(echo.url, args.players)
+                ecpu0 = echo.own_cpu_s
                 base = await echo_closed(conns, args.seconds)
+                ecpu1 = echo.own_cpu_s
                 await close_all(conns)
+                # CPU per round trip is the steadiest figure on a shared machine
+                report["cpu_us"] = {"server_per_move": 1e6 * (cpu1 - cpu0) / max(1, ours.accepted),
+                                    "echo_per_round_trip": 1e6 * (ecpu1 - ecpu0) / max(1, base.accepted)}
                 report["closed"] = [_row("server", ours, args.seconds), _row("echo", base, args.seconds)]
 
                 # open loop at a fixed total rate
@@ -138,6 +146,10 @@ def print_report(r: dict[str, Any]) -> None:
                   f"p99 {row['p99_ms']:6.2f} ms  (n={row['n']})")
         print(f"  ratio server/echo: throughput {srv['per_s'] / echo['per_s']:.2f}, "
               f"p50 x{srv['p50_ms'] / echo['p50_ms']:.2f}, p99 x{srv['p99_ms'] / echo['p99_ms']:.2f}")
+    cpu = r["cpu_us"]
+    print(f"server CPU per accepted move {cpu['server_per_move']:.0f} µs, echo CPU per round trip "
+          f"{cpu['echo_per_round_trip']:.0f} µs: ratio "
+          f"{cpu['echo_per_round_trip'] / cpu['server_per_move']:.2f}")
     idle = r["idle"]
     print(f"idle: {idle['server_kb_per_player']:.1f} KB per connected player "
           f"(echo: {idle['echo_kb_per_conn']:.1f} KB per connection)")

@@ -46,6 +46,11 @@ class Proc:
     def rss(self) -> int:
         return int(psutil.Process(self.popen.pid).memory_info().rss)
 
+    @property
+    def own_cpu_s(self) -> float:
+        """CPU seconds (user and system) used so far by the process itself."""
+        return float(sum(psutil.Process(self.popen.pid).cpu_times()[:2]))
+
     def stop(self) -> None:
         self.popen.terminate()
         try:
