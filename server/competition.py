@@ -96,11 +96,13 @@ class Competition:
         return out
 
     # -- after a race ------------------------------------------------------------
-    async def verified_records(self, room: RoomRow) -> dict[int, dict[str, Any]]:
-        """Replay every player's record; only legal ones that match what the
+    async def verified_records(self, room: RoomRow, players: set[int]) -> dict[int, dict[str, Any]]:
+        """Replay these players' records; only legal ones that match what the
         store says may enter a board or a rating."""
         out = {}
         for p in room.players:
+            if p.n not in players:
+                continue
             moves = await self.rooms.moves(room.code, p.n)
             verdict = verify(Record(room.variant, room.deal, tuple(t for _, t in moves)))
             if not verdict["legal"] or verdict["foundation_cards"] != p.fc:
@@ -114,7 +116,15 @@ class Competition:
                          identified: dict[int, str]) -> dict[str, Any]:
         """Boards, streaks and ratings for a finished room; returns extra
         fields for the results message."""
-        verified = await self.verified_records(room)
+        # Only records that may enter a board or a rating are replayed (a casual
+        # race of guests costs no replay when it ends): the daily's ranked
+        # attempt, or the claimed names of a race that can be rated.
+        if room.daily:
+            top = ranking[0]["player"]
+            wanted = {top} if room.ranked and top in identified else set()
+        else:
+            wanted = set(identified) if len(identified) >= 2 else set()
+        verified = await self.verified_records(room, wanted)
         extra: dict[str, Any] = {}
         if room.daily:
             row = ranking[0]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import AsyncIterator
+from typing import Any
 
 import pytest
 from redis.asyncio import Redis
@@ -214,3 +215,44 @@ async def test_no_secret_no_daily(competition_redis_url: str, redis: Redis) -> N
     assert (await bot.expect("error"))["code"] == "no_daily"
     await bot.close()
     await app.close()
+
+
+async def test_only_records_that_can_count_are_replayed(server: RaceServer,
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    """Guests' races end without a replay; a race between claimed names replays both."""
+    import server.competition as competition
+
+    replayed: list[str] = []
+    real_verify = competition.verify
+
+    def counting_verify(record: Any) -> Any:
+        replayed.append(record.variant)
+        return real_verify(record)
+
+    monkeypatch.setattr(competition, "verify", counting_verify)
+
+    async def race(a: Bot, b: Bot) -> dict[str, Any]:
+        await a.send({"t": "create", "variant": "four-seasons", "players": 2})
+        code = (await a.expect("joined"))["code"]
+        await b.send({"t": "join", "code": code})
+        await b.expect("joined")
+        for bot in (a, b):
+            await bot.send({"t": "ready"})
+        for bot in (a, b):
+            await bot.expect("view")
+        for bot in (a, b):
+            bot.seq += 1
+            await bot.send({"t": "resign", "seq": bot.seq})
+        return await a.expect("results")
+
+    guests = [Bot(url(server), "guest"), Bot(url(server), "guest")]
+    for g in guests:
+        await g.connect()
+    await race(*guests)
+    assert replayed == []
+    ann, _ = await identified(server, "ann")
+    bob, _ = await identified(server, "bob")
+    results = await race(ann, bob)
+    assert len(replayed) == 2 and set(results["ratings"]) == {"ann", "bob"}
+    for bot in (*guests, ann, bob):
+        await bot.close()
