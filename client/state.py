@@ -128,7 +128,9 @@ def apply(state: RaceState, msg: dict[str, Any], local_ms: int) -> None:
                 state.notice_error = False
     elif kind == "progress":
         player = _int(msg.get("player"))
-        if player is not None:
+        known = state.progress.get(player or 0, {})
+        # messages about one player can arrive out of order: never go back in moves
+        if player is not None and (_int(msg.get("moves")) or 0) >= (_int(known.get("moves")) or 0):
             state.progress[player] = dict(msg)
     elif kind == "results":
         again = state.results is not None and state.results.get("code") == msg.get("code")

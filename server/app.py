@@ -14,7 +14,6 @@ import secrets
 import signal
 import time
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from aiolimiter import AsyncLimiter
@@ -70,16 +69,23 @@ class RaceServer:
         self.sessions: dict[tuple[str, int], Session] = {}
         self._clocks: dict[str, asyncio.Task[None]] = {}
         self.server: Server | None = None
-        # Dead-position searches (rarely up to half a second) run on a thread of
-        # their own, one at a time, so one player's endgame never stalls the others.
-        self._searcher = ThreadPoolExecutor(1, thread_name_prefix="dead-search")
 
     async def status_and_moves(self, state: engine.State) -> tuple[str, list[engine.Move]]:
+        """The engine's answer; a dead-position search (rarely up to half a
+        second) runs in slices with the other players' work in between, so one
+        player's endgame never stalls the rest. (A thread would not do: the
+        search holds the GIL, and the event loop then waits for it at every call.)"""
         quick = engine.quick_status_and_moves(state)
         if quick is not None:
             return quick
-        loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._searcher, engine.status_and_moves, state)
+        search = engine.dead_search(state)
+        while True:
+            try:
+                next(search)
+            except StopIteration:
+                break
+            await asyncio.sleep(0)
+        return engine.status_and_moves(state)  # settled now: no search
 
     async def open_room(self, variant: str, deal: str, max_players: int, private: bool,
                         min_players: int = 2, **extra: str | int) -> str:
@@ -272,7 +278,6 @@ class RaceServer:
         await self.hub.stop()
         self.competition.close()
         self.store.close()
-        self._searcher.shutdown(wait=False, cancel_futures=True)
         await self.redis.aclose()
 
 

@@ -20,6 +20,8 @@ log = logging.getLogger("patience.progress")
 
 PROGRESS_EVERY_S = 0.25
 
+# Queues the publish at once (so nothing queued later can overtake it) and
+# returns what to await for the outcome.
 Publish = Callable[[str, int, bytes], Awaitable[None]]
 
 
@@ -58,10 +60,12 @@ class ProgressThrottle:
             self._schedule()
         self._superseded = None
 
-    def cancel(self) -> None:
+    def flush(self) -> None:
+        """Send what is held now (the player is leaving: its last count must go)."""
         if self._timer is not None:
             self._timer.cancel()
-        self._timer, self._held, self._superseded = None, None, None
+        self._timer, self._superseded = None, None
+        self._fire()
 
     def _schedule(self) -> None:
         if self._timer is None:
@@ -72,12 +76,14 @@ class ProgressThrottle:
         self._timer = None
         if self._held is None:
             return
-        held, self._held = self._held, None
+        code, n, progress = self._held
+        self._held = None
         self._sent_at = self._clock()
-        self.task = asyncio.create_task(self._send(*held))
+        # queued here and now, ahead of any move handled after this callback
+        self.task = asyncio.ensure_future(self._outcome(self._publish(code, n, progress), code, n))
 
-    async def _send(self, code: str, n: int, progress: bytes) -> None:
+    async def _outcome(self, sent: Awaitable[None], code: str, n: int) -> None:
         try:
-            await self._publish(code, n, progress)
+            await sent
         except Exception as exc:  # a resync after the outage sends the counts anyway
             log.debug("held-back progress not published: %s", exc, extra={"room": code, "player": n})

@@ -225,7 +225,7 @@ class Session:
             self.start_task = None
         if self.code is not None:
             await self.server.detach(self)
-        self.progress.cancel()
+        self.progress.flush()  # a player leaving still shows its last count
         self.code, self.n, self.state, self.v = None, 0, None, 0
         self.last_seq, self.last_answer = -1, []
 

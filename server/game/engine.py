@@ -8,7 +8,7 @@ replay and search, for moves that came from ``legal_moves``.
 
 from __future__ import annotations
 
-from functools import lru_cache
+from collections.abc import Generator
 from typing import Final
 
 from .moves import BadMove, GameOver, IllegalMove, Move, parse
@@ -115,12 +115,10 @@ def quick_status_and_moves(state: State) -> tuple[str, list[Move]] | None:
     moves = rules.legal_moves(state)
     if rules.can_draw_or_redeal(state) or any(m.dst.startswith("f") for m in moves):
         return IN_PROGRESS, moves
-    key = rules.search_key(state)  # an earlier search may have settled it
-    if key in _DEAD_KEYS:
-        return DEAD, []
-    if key in _UNDECIDED_KEYS:
-        return IN_PROGRESS, moves
-    return None
+    settled = _settled(state)  # an earlier search may have decided it
+    if settled is None:
+        return None
+    return (DEAD, []) if settled else (IN_PROGRESS, moves)
 
 
 def is_dead(state: State) -> bool:
@@ -151,33 +149,79 @@ _UNDECIDED_KEYS: set[tuple[object, ...]] = set()
 _KEYS_MAX: Final = 200_000
 
 
-@lru_cache(maxsize=4096)
-def _no_foundation_move_reachable(state: State) -> bool:
+# Searched start positions and their verdicts (True: dead). Every status
+# question goes through _settled first, so a position gets one answer however
+# it is asked.
+_VERDICTS: dict[State, bool] = {}
+_VERDICTS_MAX: Final = 16_384
+
+# Positions a search expands before it lets its caller do other work.
+SEARCH_SLICE: Final = 100
+
+
+def _settled(state: State) -> bool | None:
+    """What earlier searches know about ``state``: dead, alive, or None. The
+    first answer given for a position sticks: a later search may learn more
+    about its keys, but a game must not change its mind about a position it
+    has already been played from (a replay would then refuse the next move)."""
+    verdict = _VERDICTS.get(state)
+    if verdict is not None:
+        return verdict
+    key = RULES[state.variant].search_key(state)
+    if key in _DEAD_KEYS:
+        return _decided(state, True)
+    if key in _UNDECIDED_KEYS:
+        return _decided(state, False)
+    return None
+
+
+def dead_search(state: State) -> Generator[None, None, bool]:
+    """The dead-position search in slices: it yields after every
+    :data:`SEARCH_SLICE` positions, so a caller serving others can let them run
+    in between, and returns whether ``state`` is dead. Run to the end it is
+    exactly the search :func:`status` does."""
+    settled = _settled(state)
+    if settled is not None:
+        return settled
     rules = RULES[state.variant]
-    start = rules.search_key(state)
-    if start in _DEAD_KEYS:
-        return True
-    if start in _UNDECIDED_KEYS:
-        return False
-    seen = {start}
+    seen = {rules.search_key(state)}
     frontier = [state]
+    expanded = 0
     while frontier:
         s = frontier.pop()
         for m in rules.legal_moves(s):
             if m.dst.startswith("f"):
-                return False
+                return _decided(state, False)
             nxt = rules.apply(s, m)
             key = rules.search_key(nxt)
-            if key in _DEAD_KEYS:
+            if key in _DEAD_KEYS or key in seen:
                 continue  # nothing new can be found from there
-            if key not in seen:
-                if len(seen) >= DEAD_SEARCH_CAP:
-                    _remember(_UNDECIDED_KEYS, seen)
-                    return False
-                seen.add(key)
-                frontier.append(nxt)
+            if len(seen) >= DEAD_SEARCH_CAP:
+                _remember(_UNDECIDED_KEYS, seen)
+                return _decided(state, False)
+            seen.add(key)
+            frontier.append(nxt)
+        expanded += 1
+        if expanded % SEARCH_SLICE == 0:
+            yield
     _remember(_DEAD_KEYS, seen)
-    return True
+    return _decided(state, True)
+
+
+def _no_foundation_move_reachable(state: State) -> bool:
+    search = dead_search(state)
+    while True:
+        try:
+            next(search)
+        except StopIteration as done:
+            return bool(done.value)
+
+
+def _decided(state: State, dead: bool) -> bool:
+    if len(_VERDICTS) >= _VERDICTS_MAX:
+        _VERDICTS.clear()
+    _VERDICTS[state] = dead
+    return dead
 
 
 def _remember(keys: set[tuple[object, ...]], seen: set[tuple[object, ...]]) -> None:
@@ -188,6 +232,6 @@ def _remember(keys: set[tuple[object, ...]], seen: set[tuple[object, ...]]) -> N
 
 def clear_caches() -> None:
     """Forget every remembered verdict (for tests that change the search cap)."""
-    _no_foundation_move_reachable.cache_clear()
+    _VERDICTS.clear()
     _DEAD_KEYS.clear()
     _UNDECIDED_KEYS.clear()

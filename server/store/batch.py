@@ -38,18 +38,19 @@ class ScriptBatcher:
     async def call(self, keys: list[str], args: list[Any]) -> Any:
         return await self._queue(keys, args)
 
-    async def command(self, *args: Any) -> Any:
-        """A plain command in the same pipeline: it reaches Redis after every
-        script call queued before it and before every one queued after it."""
-        return await self._queue(None, list(args))
+    def command(self, *args: Any) -> asyncio.Future[Any]:
+        """A plain command in the same pipeline, queued at once (not when a task
+        gets round to it): it reaches Redis after every call queued before this
+        one and before every call queued after it."""
+        return self._queue(None, list(args))
 
-    async def _queue(self, keys: list[str] | None, args: list[Any]) -> Any:
+    def _queue(self, keys: list[str] | None, args: list[Any]) -> asyncio.Future[Any]:
         fut: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
         self._pending.append((keys, args, fut))
         if not self._flushing:
             self._flushing = True
             asyncio.get_running_loop().call_soon(self._start_flush)
-        return await fut
+        return fut
 
     def close(self) -> None:
         self._conn.close()

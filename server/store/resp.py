@@ -37,7 +37,7 @@ class RespConnection:
 
     def __init__(self, *, host: str = "localhost", port: int = 6379, path: str | None = None,
                  db: int = 0, username: str | None = None, password: str | None = None,
-                 tls: bool = False, timeout: float = 5.0) -> None:
+                 tls: ssl.SSLContext | None = None, timeout: float = 5.0) -> None:
         self._host, self._port, self._path = host, port, path
         self._db, self._username, self._password = db, username, password
         self._tls = tls
@@ -51,10 +51,11 @@ class RespConnection:
         """A connection to the server and database ``redis`` is configured for."""
         pool = redis.connection_pool
         kw = pool.connection_kwargs
+        tls = _tls_context(kw) if issubclass(pool.connection_class, SSLConnection) else None
         return cls(host=kw.get("host", "localhost"), port=int(kw.get("port", 6379)),
                    path=kw.get("path"), db=int(kw.get("db", 0) or 0),
                    username=kw.get("username"), password=kw.get("password"),
-                   tls=issubclass(pool.connection_class, SSLConnection), timeout=timeout)
+                   tls=tls, timeout=timeout)
 
     @property
     def is_open(self) -> bool:
@@ -62,15 +63,17 @@ class RespConnection:
 
     async def open(self) -> None:
         if self._writer is not None:
-            return
+            assert self._stream is not None
+            if not self._stream.at_eof() and not self._writer.is_closing():
+                return
+            self.close()  # Redis closed it while idle (a restart, a kill): open a new one
         try:
             async with asyncio.timeout(self.timeout):
                 if self._path:
                     self._stream, self._writer = await asyncio.open_unix_connection(self._path)
                 else:
-                    context = ssl.create_default_context() if self._tls else None
                     self._stream, self._writer = await asyncio.open_connection(
-                        self._host, self._port, ssl=context)
+                        self._host, self._port, ssl=self._tls)
                 self._reader = hiredis.Reader(replyError=ResponseError)
                 hello: list[Command] = []
                 if self._password:
@@ -169,3 +172,19 @@ class RespConnection:
         except RedisConnectionError:
             self.close()
             raise
+
+
+def _tls_context(kw: dict[str, Any]) -> ssl.SSLContext:
+    """The TLS settings of a ``rediss://`` URL, as redis-py reads them."""
+    context = ssl.create_default_context(cafile=kw.get("ssl_ca_certs"))
+    if kw.get("ssl_certfile"):
+        context.load_cert_chain(kw["ssl_certfile"], kw.get("ssl_keyfile"))
+    reqs = kw.get("ssl_cert_reqs", "required")
+    if reqs in ("none", ssl.CERT_NONE):
+        context.check_hostname = False
+        context.verify_mode = ssl.CERT_NONE
+    elif reqs in ("optional", ssl.CERT_OPTIONAL):
+        context.verify_mode = ssl.CERT_OPTIONAL
+    if kw.get("ssl_check_hostname") is False:
+        context.check_hostname = False
+    return context

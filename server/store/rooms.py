@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import secrets
 import time
+from collections.abc import Awaitable
 from dataclasses import dataclass, field
 from typing import Any, cast
 
@@ -246,10 +247,11 @@ class RoomStore:
             count = _int(await self._guard(self.redis.hget(keys.meta(code), "players")))
         return False
 
-    async def publish_progress(self, code: str, n: int, progress: bytes) -> None:
-        """A player's progress on its own, in order with the move scripts."""
-        await self._guard(self._moves.command("PUBLISH", keys.channel(code),
-                                              keys.progress_envelope(n, progress)))
+    def publish_progress(self, code: str, n: int, progress: bytes) -> Awaitable[None]:
+        """A player's progress on its own, queued at once in order with the move
+        scripts; await the result to learn whether it reached Redis."""
+        return self._guard(self._moves.command("PUBLISH", keys.channel(code),
+                                               keys.progress_envelope(n, progress)))
 
     async def publish(self, code: str, payload: bytes) -> None:
         await self._guard(self.redis.publish(keys.channel(code), keys.event_envelope(payload)))

@@ -351,3 +351,11 @@ def test_rematch_moves_to_the_new_room() -> None:
     assert st.view is None and st.results is None and mode(st) == "room"
     apply(st, {"t": "room", "code": "K7QX2M", "phase": "finished"}, T0)  # late news of the old room
     assert st.room is None
+
+
+def test_an_older_progress_never_replaces_a_newer_one() -> None:
+    state = RaceState()
+    for moves, fc in ((3, 5), (2, 4), (3, 6)):  # the 2 comes late
+        apply(state, {"t": "progress", "player": 2, "moves": moves, "foundation_cards": fc,
+                      "total_cards": 52, "status": "in_progress"}, 0)
+    assert state.progress[2]["moves"] == 3 and state.progress[2]["foundation_cards"] == 6

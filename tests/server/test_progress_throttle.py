@@ -18,8 +18,11 @@ class Clock:
 def make() -> tuple[ProgressThrottle, Clock, list[tuple[str, int, bytes]]]:
     sent: list[tuple[str, int, bytes]] = []
 
-    async def publish(code: str, n: int, payload: bytes) -> None:
-        sent.append((code, n, payload))
+    def publish(code: str, n: int, payload: bytes) -> asyncio.Future[None]:
+        sent.append((code, n, payload))  # queued at once, like the store's pipeline
+        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        done.set_result(None)
+        return done
 
     clock = Clock()
     return ProgressThrottle(publish, clock), clock, sent
@@ -42,7 +45,7 @@ async def test_foundation_and_status_changes_go_out_at_once() -> None:
     assert move(t, 5, "in_progress", b"2")  # a card reached a foundation
     clock.now += 0.01
     assert move(t, 5, "dead", b"3")  # the game ended
-    t.cancel()
+    t.flush()
 
 
 async def test_counter_only_moves_are_held_and_the_newest_goes_out_later() -> None:
@@ -91,11 +94,24 @@ async def test_a_refused_move_gives_back_what_it_superseded() -> None:
     assert sent == [("ROOM", 1, b"2")]
 
 
-async def test_leaving_drops_what_was_held() -> None:
+async def test_leaving_sends_what_was_held_at_once() -> None:
     t, clock, sent = make()
     assert move(t, 4, "in_progress", b"1")
     clock.now += 0.01
     assert not move(t, 4, "in_progress", b"2")
-    t.cancel()
+    t.flush()
+    assert sent == [("ROOM", 1, b"2")]  # queued before anything that comes after
     await asyncio.sleep(PROGRESS_EVERY_S + 0.05)
-    assert sent == []
+    assert sent == [("ROOM", 1, b"2")]  # and only once
+
+
+async def test_the_held_progress_is_queued_in_the_timer_callback_itself() -> None:
+    """Nothing handled after the timer fires can get into the pipeline ahead of it."""
+    t, clock, sent = make()
+    assert move(t, 4, "in_progress", b"1")
+    clock.now += 0.01
+    assert not move(t, 4, "in_progress", b"2")
+    assert t._timer is not None
+    t._timer._run()  # the loop running the callback
+    assert sent == [("ROOM", 1, b"2")]
+    t.flush()

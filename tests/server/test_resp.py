@@ -53,21 +53,6 @@ async def test_it_talks_to_the_database_the_redis_py_client_uses(redis_url_sessi
         await client.aclose()
 
 
-async def test_a_dropped_connection_fails_one_request_then_reconnects(rdb: aioredis.Redis) -> None:
-    conn = RespConnection.like(rdb)
-    try:
-        await conn.execute([("CLIENT", "SETNAME", "resp-under-test")])
-        for c in await rdb.client_list():
-            if c.get("name") == "resp-under-test":
-                await rdb.client_kill_filter(_id=c["id"])
-        with pytest.raises(RedisConnectionError):
-            await conn.execute([("PING",)])
-        assert not conn.is_open
-        assert await conn.execute([("PING",)]) == [b"PONG"]
-    finally:
-        conn.close()
-
-
 async def test_nothing_listening_is_a_connection_error() -> None:
     conn = RespConnection(path="/nonexistent/redis.sock", timeout=1.0)
     with pytest.raises(RedisConnectionError):
@@ -122,3 +107,30 @@ async def test_a_script_error_reaches_only_its_caller(rdb: aioredis.Redis) -> No
         assert isinstance(results[1], ResponseError) and not isinstance(results[1], NoScriptError)
     finally:
         batcher.close()
+
+
+async def test_a_connection_closed_while_idle_is_replaced_before_the_next_request(
+        rdb: aioredis.Redis) -> None:
+    conn = RespConnection.like(rdb)
+    try:
+        await conn.execute([("CLIENT", "SETNAME", "resp-idle-kill")])
+        for c in await rdb.client_list():
+            if c.get("name") == "resp-idle-kill":
+                await rdb.client_kill_filter(_id=c["id"])
+        await asyncio.sleep(0.05)  # the close reaches this side while it is idle
+        assert await conn.execute([("PING",)]) == [b"PONG"]  # no failed request first
+    finally:
+        conn.close()
+
+
+def test_tls_settings_of_a_rediss_url_are_kept() -> None:
+    import ssl
+
+    client = aioredis.Redis.from_url("rediss://user:pw@redis.example:6380/2?ssl_cert_reqs=none")
+    conn = RespConnection.like(client)
+    assert conn._tls is not None and conn._tls.verify_mode == ssl.CERT_NONE
+    assert not conn._tls.check_hostname
+    assert (conn._host, conn._port, conn._db, conn._username) == ("redis.example", 6380, 2, "user")
+    strict = RespConnection.like(aioredis.Redis.from_url("rediss://redis.example:6380/0"))
+    assert strict._tls is not None and strict._tls.verify_mode == ssl.CERT_REQUIRED
+    assert RespConnection.like(aioredis.Redis.from_url("redis://localhost:6379/0"))._tls is None

@@ -1,0 +1,72 @@
+"""A dead-position search (rarely up to half a second) runs in slices, with the
+other players' work in between, so one player's endgame does not stall the rest."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from server.game import engine
+from tests.game.helpers import build
+from tests.server.conftest import ServerFactory
+
+CLUBS = "AC 2C 3C 4C 5C 6C 7C 8C 9C TC JC QC KC"
+SPADES = "AS 2S 3S 4S 5S 6S 7S 8S 9S TS JS QS KS"
+HEARTS_TO_J = "AH 2H 3H 4H 5H 6H 7H 8H 9H TH JH"
+
+
+def dead_endgame() -> engine.State:
+    """Stock gone, no foundation move, a few pointless moves left: only a search
+    can tell that it is dead."""
+    return build("four-seasons", {
+        "f1": CLUBS, "f2": SPADES, "f3": HEARTS_TO_J,
+        "t1": "QH KH", "t2": "AD KD", "t3": "2D 3D 4D JD", "t4": "5D 6D 8D 9D", "t5": "TD 7D QD",
+    }, base="A")
+
+
+def test_the_sliced_search_yields_and_agrees_with_status(monkeypatch: pytest.MonkeyPatch) -> None:
+    engine.clear_caches()
+    monkeypatch.setattr(engine, "SEARCH_SLICE", 1)
+    state = dead_endgame()
+    search = engine.dead_search(state)
+    slices = 0
+    with pytest.raises(StopIteration) as done:
+        while True:
+            next(search)
+            slices += 1
+    assert done.value.value is True and slices > 0
+    assert engine.status(state) == engine.DEAD  # the same verdict, now remembered
+    assert engine.quick_status_and_moves(state) == (engine.DEAD, [])
+    engine.clear_caches()
+
+
+async def test_other_work_runs_while_the_server_searches(
+        make_server: ServerFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+    engine.clear_caches()
+    monkeypatch.setattr(engine, "SEARCH_SLICE", 1)
+    app = await make_server()
+    state = dead_endgame()
+    assert engine.quick_status_and_moves(state) is None  # it needs the search
+    ticks = 0
+
+    async def other_player() -> None:
+        nonlocal ticks
+        while True:
+            ticks += 1
+            await asyncio.sleep(0)
+
+    other = asyncio.create_task(other_player())
+    await asyncio.sleep(0)
+    before = ticks
+    assert await app.status_and_moves(state) == (engine.DEAD, [])
+    other.cancel()
+    assert ticks - before >= 2  # it ran between the slices, not only after the search
+    engine.clear_caches()
+
+
+async def test_positions_that_need_no_search_are_answered_at_once(make_server: ServerFactory) -> None:
+    app = await make_server()
+    state = engine.new_game("four-seasons", "24")
+    assert engine.quick_status_and_moves(state) is not None
+    assert await app.status_and_moves(state) == engine.status_and_moves(state)
