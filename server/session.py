@@ -68,6 +68,7 @@ class Session:
         self.starts_at = 0
         self.ends_at = 0
         self.state: State | None = None
+        self.status = engine.IN_PROGRESS  # of self.state, once there is one
         self.v = 0
         self.last_seq = -1
         self.last_answer: list[bytes] = []
@@ -147,7 +148,7 @@ class Session:
             return
         room = await self.server.store.room(self.code)
         if room is not None and phase_at(room, now_ms()) in ("countdown", "racing") \
-                and self.state is not None and engine.status(self.state) == engine.IN_PROGRESS:
+                and self.state is not None and self.status == engine.IN_PROGRESS:
             raise ProtocolError("already_in_room", "finish or resign the current race first")
         if room is not None and room.phase == "lobby":
             await self.server.store.set_player_fields(self.code, self.n, left=1, ready=0, conn=0)
@@ -227,6 +228,7 @@ class Session:
             await self.server.detach(self)
         self.progress.flush()  # a player leaving still shows its last count
         self.code, self.n, self.state, self.v = None, 0, None, 0
+        self.status = engine.IN_PROGRESS
         self.last_seq, self.last_answer = -1, []
 
     async def _publish_room(self, code: str) -> None:
@@ -244,7 +246,7 @@ class Session:
 
     async def on_leave(self, msg: dict[str, Any]) -> None:
         self._need_room()
-        if self.state is not None and engine.status(self.state) == engine.IN_PROGRESS:
+        if self.state is not None and self.status == engine.IN_PROGRESS:
             await self._play(self.last_seq + 1, "resign", self.v)
         await self.leave_current()
 
@@ -288,7 +290,10 @@ class Session:
         state = engine.new_game(self.variant, self.deal)
         moves = await self.server.store.moves(self.code, self.n)
         for _, text in moves:
-            state = engine.play(state, text)
+            # every stored move was accepted while its game was going on: each is
+            # checked again, but no position needs a dead-game search on the way
+            state = engine.play(state, text, engine.IN_PROGRESS)
+        self.status, _ = await self.server.status_and_moves(state)
         self.state, self.v = state, len(moves)
         room = await self.server.store.room(self.code)
         if room is not None and (p := room.player(self.n)) is not None:
@@ -298,7 +303,7 @@ class Session:
                          moves: list[engine.Move] | None = None) -> bytes:
         assert self.state is not None
         payload = encode({"t": "view", "v": self.v, "seq": seq,
-                          "view": view(self.state, status, moves)})
+                          "view": view(self.state, status or self.status, moves)})
         await self.send_bytes(payload)
         return payload
 
@@ -337,7 +342,7 @@ class Session:
             await self._send_view(seq)
             return
         try:
-            new_state = engine.play(self.state, text)
+            new_state = engine.play(self.state, text, self.status)
         except (BadMove, IllegalMove, GameOver) as exc:
             code_ = {BadMove: "bad_move", IllegalMove: "illegal_move", GameOver: "game_over"}[type(exc)]
             MOVES_REJECTED.labels(code_).inc()
@@ -362,7 +367,7 @@ class Session:
         if result == "ok":
             self.progress.accepted(code, self.n, fc, status, progress, with_move)
             MOVES_ACCEPTED.inc()
-            self.state, self.v = new_state, stored_v
+            self.state, self.v, self.status = new_state, stored_v, status
             self.last_seq = seq
             self.last_answer = [await self._send_view(seq, status, moves)]
             if status != engine.IN_PROGRESS:

@@ -56,10 +56,11 @@ def legal_moves(state: State) -> list[Move]:
     return RULES[state.variant].legal_moves(state)
 
 
-def play(state: State, move: str | Move) -> State:
-    """Parse and validate a move, then play it; raise a specific error if not legal."""
+def play(state: State, move: str | Move, known_status: str | None = None) -> State:
+    """Parse and validate a move, then play it; raise a specific error if not legal.
+    ``known_status``: the caller's ``status(state)``, when it has it already."""
     m = move if isinstance(move, Move) else parse(move)
-    st = status(state)
+    st = known_status or status(state)
     if st != IN_PROGRESS:
         raise GameOver(_over_reason(st))
     if m.kind == "resign":

@@ -176,3 +176,12 @@ def test_status_and_moves_agrees_with_status_and_legal_moves(variant: str) -> No
             assert engine.status_and_moves(state) == (engine.status(state),
                                                       engine.legal_moves(state))
         assert engine.status(trace.states[-1]) != IN_PROGRESS or len(trace.states) == 301
+
+
+def test_play_takes_the_callers_status_instead_of_working_it_out() -> None:
+    """The server passes the status it already has, so no move re-runs a dead search."""
+    live = engine.new_game("four-seasons", 24)
+    move = str(engine.legal_moves(live)[0])
+    with pytest.raises(GameOver, match="dead"):
+        play(live, move, known_status=DEAD)
+    assert play(live, move, known_status=IN_PROGRESS) == play(live, move)
