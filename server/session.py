@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from websockets.asyncio.server import broadcast
 
-from . import session_competition
+from . import session_competition, session_events, session_results
 from .game import engine
 from .game.moves import BadMove, GameOver, IllegalMove
 from .game.state import State
@@ -27,7 +27,7 @@ from .game.views import view
 from .metrics import MOVES_ACCEPTED, MOVES_REJECTED
 from .progress import ProgressThrottle
 from .protocol import MAX_NAME_CHARS, PROTOCOL_VERSION, ProtocolError, encode, error
-from .race import all_done, cards_conserved, phase_at, progress_message, room_message
+from .race import cards_conserved, phase_at, progress_message, room_message
 from .store.rooms import RoomError, RoomRow, StoreUnavailable, now_ms
 
 if TYPE_CHECKING:
@@ -106,7 +106,7 @@ class Session:
             return
         if not self.hello:
             raise ProtocolError("hello_first", "the first message must be hello")
-        extra = session_competition.HANDLERS.get(kind)
+        extra = session_competition.HANDLERS.get(kind) or session_results.HANDLERS.get(kind)
         if extra is not None:
             await extra(self, msg)
             return
@@ -238,14 +238,14 @@ class Session:
 
     # -- the race --------------------------------------------------------------
     async def on_ready(self, msg: dict[str, Any]) -> None:
-        code = self._need_room()
+        code = self.need_room()
         started, _, _ = await self.server.store.set_ready(code, self.n, True)
         await self._publish_room(code)
         if started:
             log.info("race scheduled", extra=self.log_extra())
 
     async def on_leave(self, msg: dict[str, Any]) -> None:
-        self._need_room()
+        self.need_room()
         if self.state is not None and self.status == engine.IN_PROGRESS:
             await self._play(self.last_seq + 1, "resign", self.v)
         await self.leave_current()
@@ -257,7 +257,7 @@ class Session:
         if room.phase == "lobby":
             return
         if room.phase == "racing" and now_ms() < room.starts_at:
-            self._schedule_start()
+            self.schedule_start()
             return
         await self._reload()
         if self.state is not None:
@@ -266,7 +266,7 @@ class Session:
         if room.phase == "finished" and room.results:
             await self.send_bytes(room.results)
 
-    def _schedule_start(self) -> None:
+    def schedule_start(self) -> None:
         if self.start_task is None or self.start_task.done():
             self.start_task = asyncio.create_task(self._start_at(self.starts_at))
 
@@ -307,7 +307,7 @@ class Session:
         await self.send_bytes(payload)
         return payload
 
-    def _need_room(self) -> str:
+    def need_room(self) -> str:
         if self.code is None:
             raise ProtocolError("not_in_room", "create, join or quick first")
         return self.code
@@ -319,7 +319,7 @@ class Session:
         await self._play(msg["seq"], "resign", self.v)
 
     async def _play(self, seq: int, text: str, v: int) -> None:
-        code = self._need_room()
+        code = self.need_room()
         if seq == self.last_seq and self.last_answer:
             for payload in self.last_answer:  # the same seq gets the same answer
                 await self.send_bytes(payload)
@@ -391,78 +391,9 @@ class Session:
         err = "race_over" if result == "too_long" else result
         raise ProtocolError(err, messages.get(result, result))
 
-    async def on_record(self, msg: dict[str, Any]) -> None:
-        code = self._need_room()
-        room = await self.server.store.room(code)
-        if room is None or room.phase != "finished":
-            raise ProtocolError("no_results", "records are available once the race has results")
-        if room.daily and self.server.competition.today() <= room.daily:
-            raise ProtocolError("no_results", "a daily game's record is available once the day is over")
-        n = msg.get("player", self.n)
-        if room.player(n) is None:
-            raise ProtocolError("bad_field", f"room {code} has no player {n}")
-        moves = await self.server.store.moves(code, n)
-        record = {"variant": room.variant, "deal": room.deal, "deal_version": "deal_v1",
-                  "moves": [t for _, t in moves], "ms": [ms for ms, _ in moves]}
-        await self.send({"t": "record", "player": n, "record": record})
-
-    async def on_rematch(self, msg: dict[str, Any]) -> None:
-        code = self._need_room()
-        room = await self.server.store.room(code)
-        if room is None or room.phase != "finished":
-            raise ProtocolError("no_results", "a rematch can be asked for once the race has results")
-        if room.daily:
-            raise ProtocolError("no_results", "a daily deal has no rematch: it is played once a day")
-        new = room.rematch or await self.server.open_room(
-            room.variant, self.server.new_deal(), room.max, room.private, room.min)
-        winner = await self.server.store.claim_rematch(code, new)
-        await self.server.store.publish(code, encode({"t": "rematch", "code": winner}))
-
-    # -- events from the room channel -------------------------------------------
+    # -- events from the room channel (server/session_events.py) ---------------------
     async def on_room_event(self, message: dict[str, Any]) -> None:
-        kind = message.get("t")
-        if kind == "_takeover":
-            if message.get("player") == self.n and message.get("session") != self.id:
-                # The newer connection (maybe on another process) owns the seat now:
-                # forget this one so its disconnect does not mark the player gone.
-                if self.code is not None and self.server.sessions.get((self.code, self.n)) is self:
-                    del self.server.sessions[(self.code, self.n)]
-                # Not awaited: the old connection is often a dead one that will never
-                # answer, and the closing handshake must not hold up the room's events.
-                self.closing = asyncio.create_task(
-                    self.ws.close(1000, "this player connected again elsewhere"))
-        elif kind == "room":
-            if message.get("phase") in ("countdown", "racing") and message.get("starts_at") \
-                    and self.state is None:
-                self.starts_at = int(message["starts_at"])
-                self.ends_at = int(message["ends_at"])
-                self._schedule_start()
-        elif kind == "rematch":
-            await self.send(message)
-            new_code = str(message["code"])
-            if new_code != self.code:
-                await self.detach()
-                try:
-                    await self.join(new_code)
-                except ProtocolError as exc:
-                    await self.send(error(exc.code, exc.message))
+        await session_events.on_room_event(self, message)
 
     async def resync(self) -> None:
-        """After pub/sub was lost: re-read the room and tell the client."""
-        if self.code is None:
-            return
-        room = await self.server.store.room(self.code)
-        if room is None:
-            return
-        await self.send(room_message(room, now_ms()))
-        if room.phase == "finished" and room.results:
-            await self.send_bytes(room.results)
-        elif room.phase == "racing" and now_ms() < room.starts_at:
-            self.starts_at, self.ends_at = room.starts_at, room.ends_at
-            self._schedule_start()
-        for p in room.players:
-            if p.n != self.n:
-                await self.send(progress_message(p.n, p.status, p.fc,
-                                                 get_rules(room.variant).spec.total_cards, p.v, p.conn))
-        if all_done(room):
-            await self.server.maybe_finish(self.code)
+        await session_events.resync(self)
