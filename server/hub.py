@@ -25,6 +25,7 @@ from .store.resp import RespConnection
 log = logging.getLogger("patience.hub")
 
 BOARDS_CHANNEL = "boards:changed"  # a board changed: payload is the board's name
+HEARTBEAT_S = 15.0  # a PING after this long without a message; lost after twice as long
 
 # Types a client gets as they are; the others are for the server's sessions.
 FORWARD = frozenset({"progress", "room", "results"})
@@ -47,6 +48,7 @@ class Hub:
         self._sub = RespConnection.like(redis, timeout=5.0)
         self._task: asyncio.Task[None] | None = None
         self.connected = False
+        self.heartbeat_s = HEARTBEAT_S
 
     def start(self) -> None:
         self._task = asyncio.create_task(self._supervise(), name="hub")
@@ -122,9 +124,7 @@ class Hub:
                         if keys.channel(code) in channels:
                             await self._on_resync(code)
                 delay = 0.1
-                while True:
-                    channel, data = await self._sub.message()
-                    await self._dispatch(channel.decode(), data)
+                await self._listen()
             except asyncio.CancelledError:
                 raise
             except Exception as exc:
@@ -134,6 +134,24 @@ class Hub:
                 self._sub.close()
                 await asyncio.sleep(delay)
                 delay = min(delay * 2, 2.0)
+
+    async def _listen(self) -> None:
+        """Hand on messages; after a quiet spell ask Redis for a PING answer, and
+        treat the connection as lost if none comes (a half-open TCP connection
+        would otherwise go unnoticed, and players would stop seeing each other)."""
+        waiting_for_pong = False
+        while True:
+            try:
+                item = await asyncio.wait_for(self._sub.message(), self.heartbeat_s)
+            except TimeoutError:
+                if waiting_for_pong:
+                    raise ConnectionError("no answer to a PING on the pub/sub connection") from None
+                await self._sub.ping()
+                waiting_for_pong = True
+                continue
+            waiting_for_pong = False
+            if item is not None:
+                await self._dispatch(item[0].decode(), item[1])
 
     async def _dispatch(self, channel: str, data: bytes) -> None:
         if channel == BOARDS_CHANNEL:

@@ -157,13 +157,20 @@ class RespConnection:
             self.close()
             raise RedisConnectionError(f"lost the connection to redis: {exc}") from None
 
-    async def message(self) -> tuple[bytes, bytes]:
-        """The next published message as (channel, payload); waits as long as it takes."""
+    async def ping(self) -> None:
+        """A PING on a subscribed connection: :meth:`message` returns None for its answer."""
+        await self._send_now(("PING",))
+
+    async def message(self) -> tuple[bytes, bytes] | None:
+        """The next published message as (channel, payload), or None for the answer
+        to a :meth:`ping`; waits as long as it takes (cancelling the wait is safe)."""
         try:
             while True:
                 reply = await self._read()
                 if isinstance(reply, list) and len(reply) == 3 and reply[0] == b"message":
                     return reply[1], reply[2]
+                if isinstance(reply, list) and reply and reply[0] == b"pong":
+                    return None
                 if isinstance(reply, ResponseError):
                     raise RedisConnectionError(f"redis refused a subscription: {reply}")
         except OSError as exc:

@@ -224,3 +224,31 @@ async def test_sigkill_of_redis_loses_no_acknowledged_move(make_server: ServerFa
         assert answer["t"] == "view" and answer["v"] == len(acked) + 1
     finally:
         await close_all(bots)
+
+
+async def test_a_pubsub_connection_that_stops_answering_is_replaced(
+        make_server: ServerFactory, own_redis: EmbeddedRedis) -> None:
+    """A half-open pub/sub connection would never report an error: the hub PINGs
+    it after a quiet spell and reconnects (and catches up) when no answer comes."""
+    app = await make_server(own_redis.url)
+    app.hub.heartbeat_s = 0.2
+    url = ws_url(app)
+    bots, _ = await seat([url, url])
+    caught_up = asyncio.Event()
+    original = app.hub._on_resync
+
+    async def resync(code: str) -> None:
+        caught_up.set()
+        await original(code)
+
+    app.hub._on_resync = resync
+    try:
+        client = redis.asyncio.Redis.from_url(own_redis.url)
+        await asyncio.sleep(0.3)  # quiet: the hub has PINGed and been answered
+        assert app.hub.connected
+        await client.execute_command("CLIENT", "PAUSE", "1500", "ALL")  # nobody gets answers
+        await asyncio.wait_for(caught_up.wait(), 10)  # lost, reconnected, caught up
+        assert app.hub.connected
+        await client.aclose()
+    finally:
+        await close_all(bots)
