@@ -15,14 +15,15 @@ import hashlib
 from collections.abc import Callable
 from typing import Any
 
-from redis.exceptions import NoScriptError, ResponseError
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import ResponseError
 
 from .resp import RespConnection
 
 MAX_BATCH = 512
 
-# (keys, args, future); keys None means args is a plain command, not the script
-Pending = tuple[list[str] | None, list[Any], "asyncio.Future[Any]"]
+# (the command packed for the wire, its caller's future)
+Pending = tuple[bytes, "asyncio.Future[Any]"]
 
 
 class ScriptBatcher:
@@ -34,19 +35,22 @@ class ScriptBatcher:
         self._flushing = False
         self.round_trips = 0
         self.on_round_trip: Callable[[], None] | None = None
+        self._flusher: asyncio.Future[None] | None = None
 
     async def call(self, keys: list[str], args: list[Any]) -> Any:
-        return await self._queue(keys, args)
+        return await self._queue(("EVALSHA", self._sha, len(keys), *keys, *args))
 
     def command(self, *args: Any) -> asyncio.Future[Any]:
         """A plain command in the same pipeline, queued at once (not when a task
         gets round to it): it reaches Redis after every call queued before this
         one and before every call queued after it."""
-        return self._queue(None, list(args))
+        return self._queue(args)
 
-    def _queue(self, keys: list[str] | None, args: list[Any]) -> asyncio.Future[Any]:
+    def _queue(self, command: tuple[Any, ...]) -> asyncio.Future[Any]:
+        # packed here, so an argument Redis cannot take fails its own caller only
+        packed = RespConnection.pack(command)
         fut: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
-        self._pending.append((keys, args, fut))
+        self._pending.append((packed, fut))
         if not self._flushing:
             self._flushing = True
             asyncio.get_running_loop().call_soon(self._start_flush)
@@ -56,7 +60,7 @@ class ScriptBatcher:
         self._conn.close()
 
     def _start_flush(self) -> None:
-        asyncio.ensure_future(self._flush())
+        self._flusher = asyncio.ensure_future(self._flush())
 
     async def _flush(self) -> None:
         try:
@@ -78,15 +82,15 @@ class ScriptBatcher:
                 for i, r in zip(missing, again, strict=True):
                     results[i] = r
         except Exception as exc:  # the store failed: every waiter gets the error
-            for _, _, fut in batch:
+            for _, fut in batch:
                 if not fut.done():
                     fut.set_exception(exc)
             return
-        for (_, _, fut), result in zip(batch, results, strict=True):
+        for (_, fut), result in zip(batch, results, strict=True):
             if fut.done():
                 continue
-            if _is_noscript(result):
-                fut.set_exception(NoScriptError(str(result)))
+            if _is_noscript(result):  # lost again at once: as if Redis were away
+                fut.set_exception(RedisConnectionError(f"the script cache keeps emptying: {result}"))
             elif isinstance(result, ResponseError):
                 fut.set_exception(result)
             else:
@@ -96,9 +100,7 @@ class ScriptBatcher:
         self.round_trips += 1
         if self.on_round_trip is not None:
             self.on_round_trip()
-        return await self._conn.execute(
-            [args if keys is None else ("EVALSHA", self._sha, len(keys), *keys, *args)
-             for keys, args, _ in batch])
+        return await self._conn.execute_packed([packed for packed, _ in batch])
 
 
 def _is_noscript(result: Any) -> bool:

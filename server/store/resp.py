@@ -103,10 +103,15 @@ class RespConnection:
             with contextlib.suppress(Exception):
                 writer.close()
 
+    @staticmethod
+    def pack(command: Command) -> bytes:
+        """One command in Redis' wire format (TypeError for an argument it cannot send)."""
+        pack: Any = hiredis.pack_command  # its stub wrongly types the argument as a 1-tuple
+        return bytes(pack(tuple(command)))
+
     def _write(self, commands: Sequence[Command]) -> None:
         assert self._writer is not None
-        pack: Any = hiredis.pack_command  # its stub wrongly types the argument as a 1-tuple
-        self._writer.write(b"".join(pack(tuple(c)) for c in commands))
+        self._writer.write(b"".join(map(self.pack, commands)))
 
     async def _read(self) -> Any:
         """The next reply; an error reply comes back as a ``ResponseError`` value."""
@@ -123,13 +128,17 @@ class RespConnection:
 
     async def execute(self, commands: Sequence[Command]) -> list[Any]:
         """Send ``commands`` as one pipeline and return their replies in order."""
+        return await self.execute_packed([self.pack(c) for c in commands])
+
+    async def execute_packed(self, packed: Sequence[bytes]) -> list[Any]:
+        """:meth:`execute` for commands already passed through :meth:`pack`."""
         await self.open()
         try:
             async with asyncio.timeout(self.timeout):
-                self._write(commands)
                 assert self._writer is not None
+                self._writer.write(b"".join(packed))
                 await self._writer.drain()
-                return [await self._read() for _ in commands]
+                return [await self._read() for _ in packed]
         except TimeoutError:
             self.close()  # replies may still come: this connection is out of step now
             raise RedisTimeoutError("redis did not answer in time") from None

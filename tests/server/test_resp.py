@@ -134,3 +134,14 @@ def test_tls_settings_of_a_rediss_url_are_kept() -> None:
     strict = RespConnection.like(aioredis.Redis.from_url("rediss://redis.example:6380/0"))
     assert strict._tls is not None and strict._tls.verify_mode == ssl.CERT_REQUIRED
     assert RespConnection.like(aioredis.Redis.from_url("redis://localhost:6379/0"))._tls is None
+
+
+async def test_an_argument_redis_cannot_take_fails_only_its_own_caller(rdb: aioredis.Redis) -> None:
+    batcher = ScriptBatcher(RespConnection.like(rdb), ECHO_KEYS)
+    try:
+        good = asyncio.ensure_future(batcher.call(["a"], [1]))
+        with pytest.raises(TypeError):
+            await batcher.call(["b"], [object()])
+        assert await good == [b"a", b"1"]
+    finally:
+        batcher.close()
