@@ -68,7 +68,20 @@ def load_or_create_secret(data_dir: str) -> str:
         return path.read_text().strip()
     path.parent.mkdir(parents=True, exist_ok=True)
     value = secrets.token_hex(32)
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    with os.fdopen(fd, "w") as fh:
-        fh.write(value + "\n")
+    # Written whole under a private name, then linked into place: processes
+    # starting together on one data directory all end up with the same secret,
+    # and none ever reads a half-written file.
+    tmp = path.with_name(f"secret.{os.getpid()}.{secrets.token_hex(4)}")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    try:
+        with os.fdopen(fd, "w") as fh:
+            fh.write(value + "\n")
+            fh.flush()
+            os.fsync(fh.fileno())
+        try:
+            os.link(tmp, path)
+        except FileExistsError:  # another process got there first: its secret wins
+            value = path.read_text().strip()
+    finally:
+        tmp.unlink()
     return value
