@@ -81,6 +81,9 @@ class CrossRules(Rules):
         sources = [i for i in self.tableau_range if piles[i]]
         if piles[WASTE]:
             sources.append(WASTE)
+        # each tableau pile's top card once per position (-1: empty)
+        slots = [(b, piles[b][-1] if piles[b] else -1) for b in self.tableau_range]
+        any_fill = spec.space_fill != "waste"
         for a in sources:
             c = piles[a][-1]
             step = self.steps[a]  # the Move objects are made once, not per position
@@ -88,15 +91,14 @@ class CrossRules(Rules):
                 out.append(step[self.f0 + c // 13])
             if cells:
                 continue
-            for b in self.tableau_range:
-                if b == a:
-                    continue
-                dst = piles[b]
-                if dst:
-                    # the rank test inline first: it rules out most piles without a call
-                    if (dst[-1] - c) % 13 == 1 and self._builds_on(c, dst[-1], base):
+            above = (c + 1) % 13  # the rank a card needs under it
+            fill = any_fill or a == WASTE
+            for b, t in slots:
+                if t < 0:
+                    if fill and b != a:
                         out.append(step[b])
-                elif spec.space_fill != "waste" or a == WASTE:
+                # the rank test inline first: it rules out most piles without a call
+                elif t % 13 == above and b != a and self._builds_on(c, t, base):
                     out.append(step[b])
         if spec.runs:
             out.extend(self._run_moves(state))
