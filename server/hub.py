@@ -142,7 +142,8 @@ class Hub:
         waiting_for_pong = False
         while True:
             try:
-                item = await asyncio.wait_for(self._sub.message(), self.heartbeat_s)
+                async with asyncio.timeout(self.heartbeat_s):  # no task per message, unlike wait_for
+                    item = await self._sub.message()
             except TimeoutError:
                 if waiting_for_pong:
                     raise ConnectionError("no answer to a PING on the pub/sub connection") from None
