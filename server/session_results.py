@@ -9,17 +9,24 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from .protocol import ProtocolError, encode
+from .store.rooms import RoomRow
 
 if TYPE_CHECKING:
     from .session import Session
 
 
-async def on_record(session: Session, msg: dict[str, Any]) -> None:
-    code = session.need_room()
-    server = session.server
-    room = await server.store.room(code)
+async def _finished_room(session: Session, what: str) -> RoomRow:
+    """The session's room, once it has results; else ``no_results`` naming ``what``."""
+    room = await session.server.store.room(session.need_room())
     if room is None or room.phase != "finished":
-        raise ProtocolError("no_results", "records are available once the race has results")
+        raise ProtocolError("no_results", f"{what} once the race has results")
+    return room
+
+
+async def on_record(session: Session, msg: dict[str, Any]) -> None:
+    server = session.server
+    room = await _finished_room(session, "records are available")
+    code = room.code
     if room.daily and server.competition.today() <= room.daily:
         raise ProtocolError("no_results", "a daily game's record is available once the day is over")
     n = msg.get("player", session.n)
@@ -32,11 +39,9 @@ async def on_record(session: Session, msg: dict[str, Any]) -> None:
 
 
 async def on_rematch(session: Session, msg: dict[str, Any]) -> None:
-    code = session.need_room()
     server = session.server
-    room = await server.store.room(code)
-    if room is None or room.phase != "finished":
-        raise ProtocolError("no_results", "a rematch can be asked for once the race has results")
+    room = await _finished_room(session, "a rematch can be asked for")
+    code = room.code
     if room.daily:
         raise ProtocolError("no_results", "a daily deal has no rematch: it is played once a day")
     new = room.rematch or await server.open_room(

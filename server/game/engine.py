@@ -51,9 +51,7 @@ def apply(state: State, move: Move) -> State:
 
 def legal_moves(state: State) -> list[Move]:
     """Every legal move; none once the game is over."""
-    if status(state) != IN_PROGRESS:
-        return []
-    return RULES[state.variant].legal_moves(state)
+    return status_and_moves(state)[1]
 
 
 def play(state: State, move: str | Move, known_status: str | None = None) -> State:
@@ -107,7 +105,8 @@ def status_and_moves(state: State) -> tuple[str, list[Move]]:
 
 def quick_status_and_moves(state: State) -> tuple[str, list[Move]] | None:
     """:func:`status_and_moves` when it needs no dead-position search, else None
-    (the search may take a good part of a second: a server runs it elsewhere)."""
+    (the search may take a good part of a second: a server runs it in slices
+    with :func:`dead_search`)."""
     rules = RULES[state.variant]
     if rules.is_won(state):
         return WON, []
