@@ -44,7 +44,7 @@ class Hub:
         self._on_board = on_board
         self._rooms: dict[str, set[Member]] = {}
         self._on_resync = on_resync
-        # no read timeout: a quiet subscription is a healthy one
+        # reads wait as long as it takes: _listen's heartbeat notices a dead link
         self._sub = RespConnection.like(redis, timeout=5.0)
         self._task: asyncio.Task[None] | None = None
         self.connected = False

@@ -57,10 +57,6 @@ class RespConnection:
                    username=kw.get("username"), password=kw.get("password"),
                    tls=tls, timeout=timeout)
 
-    @property
-    def is_open(self) -> bool:
-        return self._writer is not None
-
     async def open(self) -> None:
         if self._writer is not None:
             assert self._stream is not None
