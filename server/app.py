@@ -75,17 +75,13 @@ class RaceServer:
         second) runs in slices with the other players' work in between, so one
         player's endgame never stalls the rest. (A thread would not do: the
         search holds the GIL, and the event loop then waits for it at every call.)"""
-        quick = engine.quick_status_and_moves(state)
-        if quick is not None:
-            return quick
-        search = engine.dead_search(state)
+        steps = engine.status_and_moves_steps(state)
         while True:
             try:
-                next(search)
-            except StopIteration:
-                break
+                next(steps)
+            except StopIteration as done:
+                return done.value  # type: ignore[no-any-return]
             await asyncio.sleep(0)
-        return engine.status_and_moves(state)  # settled now: no search
 
     async def open_room(self, variant: str, deal: str, max_players: int, private: bool,
                         min_players: int = 2, **extra: str | int) -> str:

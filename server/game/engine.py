@@ -27,7 +27,7 @@ DEAD_SEARCH_CAP: Final = 3_000
 __all__ = [
     "BadMove", "GameOver", "IllegalMove", "Move", "State",
     "new_game", "legal_moves", "play", "apply", "status", "status_and_moves",
-    "quick_status_and_moves", "foundation_cards",
+    "status_and_moves_steps", "foundation_cards",
     "rules_of",
     "IN_PROGRESS", "WON", "DEAD", "RESIGNED",
 ]
@@ -95,18 +95,19 @@ def status(state: State) -> str:
 def status_and_moves(state: State) -> tuple[str, list[Move]]:
     """``status(state)`` and ``legal_moves(state)`` together, generating the
     moves once: what the server needs after every move."""
-    quick = quick_status_and_moves(state)
-    if quick is not None:
-        return quick
-    if _no_foundation_move_reachable(state):
-        return DEAD, []
-    return IN_PROGRESS, RULES[state.variant].legal_moves(state)
+    steps = status_and_moves_steps(state)
+    while True:
+        try:
+            next(steps)
+        except StopIteration as done:
+            return done.value  # type: ignore[no-any-return]
 
 
-def quick_status_and_moves(state: State) -> tuple[str, list[Move]] | None:
-    """:func:`status_and_moves` when it needs no dead-position search, else None
-    (the search may take a good part of a second: a server runs it in slices
-    with :func:`dead_search`)."""
+def status_and_moves_steps(state: State) -> Generator[None, None, tuple[str, list[Move]]]:
+    """:func:`status_and_moves` as a generator that yields between the slices of
+    a dead-position search (which may take a good part of a second), so a server
+    can let other players' work run in between; without a search it returns at
+    the first step."""
     rules = RULES[state.variant]
     if rules.is_won(state):
         return WON, []
@@ -115,10 +116,8 @@ def quick_status_and_moves(state: State) -> tuple[str, list[Move]] | None:
     moves = rules.legal_moves(state)
     if rules.can_draw_or_redeal(state) or any(m.dst.startswith("f") for m in moves):
         return IN_PROGRESS, moves
-    settled = _settled(state)  # an earlier search may have decided it
-    if settled is None:
-        return None
-    return (DEAD, []) if settled else (IN_PROGRESS, moves)
+    dead = yield from dead_search(state, moves)
+    return (DEAD, []) if dead else (IN_PROGRESS, moves)
 
 
 def is_dead(state: State) -> bool:
@@ -175,11 +174,12 @@ def _settled(state: State) -> bool | None:
     return None
 
 
-def dead_search(state: State) -> Generator[None, None, bool]:
+def dead_search(state: State, moves: list[Move] | None = None) -> Generator[None, None, bool]:
     """The dead-position search in slices: it yields after every
     :data:`SEARCH_SLICE` positions, so a caller serving others can let them run
     in between, and returns whether ``state`` is dead. Run to the end it is
-    exactly the search :func:`status` does."""
+    exactly the search :func:`status` does. ``moves``: the legal moves of
+    ``state``, when the caller has them already."""
     settled = _settled(state)
     if settled is not None:
         return settled
@@ -189,7 +189,7 @@ def dead_search(state: State) -> Generator[None, None, bool]:
     expanded = 0
     while frontier:
         s = frontier.pop()
-        for m in rules.legal_moves(s):
+        for m in (moves if s is state and moves is not None else rules.legal_moves(s)):
             if m.dst.startswith("f"):
                 return _decided(state, False)
             nxt = rules.apply(s, m)

@@ -25,6 +25,18 @@ def dead_endgame() -> engine.State:
     }, base="A")
 
 
+def _steps_taken(state: engine.State) -> tuple[int, tuple[str, list[engine.Move]]]:
+    """How many times the status generator yields (search slices), and its answer."""
+    steps = engine.status_and_moves_steps(state)
+    taken = 0
+    while True:
+        try:
+            next(steps)
+        except StopIteration as done:
+            return taken, done.value
+        taken += 1
+
+
 def test_the_sliced_search_yields_and_agrees_with_status(monkeypatch: pytest.MonkeyPatch) -> None:
     engine.clear_caches()
     monkeypatch.setattr(engine, "SEARCH_SLICE", 1)
@@ -37,7 +49,7 @@ def test_the_sliced_search_yields_and_agrees_with_status(monkeypatch: pytest.Mon
             slices += 1
     assert done.value.value is True and slices > 0
     assert engine.status(state) == engine.DEAD  # the same verdict, now remembered
-    assert engine.quick_status_and_moves(state) == (engine.DEAD, [])
+    assert _steps_taken(state) == (0, (engine.DEAD, []))  # settled: no search again
     engine.clear_caches()
 
 
@@ -47,7 +59,8 @@ async def test_other_work_runs_while_the_server_searches(
     monkeypatch.setattr(engine, "SEARCH_SLICE", 1)
     app = await make_server()
     state = dead_endgame()
-    assert engine.quick_status_and_moves(state) is None  # it needs the search
+    assert _steps_taken(state)[0] > 0  # it needs the search
+    engine.clear_caches()
     ticks = 0
 
     async def other_player() -> None:
@@ -68,5 +81,23 @@ async def test_other_work_runs_while_the_server_searches(
 async def test_positions_that_need_no_search_are_answered_at_once(make_server: ServerFactory) -> None:
     app = await make_server()
     state = engine.new_game("four-seasons", "24")
-    assert engine.quick_status_and_moves(state) is not None
+    assert _steps_taken(state)[0] == 0
     assert await app.status_and_moves(state) == engine.status_and_moves(state)
+
+
+def test_a_searched_position_has_its_moves_generated_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    engine.clear_caches()
+    state = dead_endgame()
+    rules = engine.rules_of(state)
+    generate = rules.legal_moves
+    of_start = 0
+
+    def counting(s: engine.State) -> list[engine.Move]:
+        nonlocal of_start
+        of_start += s is state
+        return generate(s)
+
+    monkeypatch.setattr(rules, "legal_moves", counting)
+    assert engine.status_and_moves(state) == (engine.DEAD, [])
+    assert of_start == 1
+    engine.clear_caches()
