@@ -81,10 +81,24 @@ def move(src: str, dst: str, count: int = 1) -> Move:
     return Move("move", src, dst, count)
 
 
+# Texts parsed before: a race sends the same few hundred move texts over and over.
+_PARSED: dict[str, Move] = {}
+
+
 def parse(text: object) -> Move:
     """Parse move text; raise :class:`BadMove` with the reason if it is not one."""
     if not isinstance(text, str):
         raise BadMove(f"a move must be text, not {type(text).__name__}")
+    known = _PARSED.get(text)
+    if known is None:
+        known = _parse(text)  # junk raises here, so only moves are remembered
+        if len(_PARSED) >= _TEXTS_MAX:
+            _PARSED.clear()
+        _PARSED[text] = known
+    return known
+
+
+def _parse(text: str) -> Move:
     if len(text) > MAX_MOVE_TEXT:
         raise BadMove(f"move text longer than {MAX_MOVE_TEXT} characters")
     t = text.strip().lower()

@@ -74,3 +74,19 @@ def test_rank_arithmetic() -> None:
     assert [step(12, k) for k in (1, 2, 3, 4)] == [13, 1, 2, 3]  # Q + k round the corner
     for r in range(1, 14):
         assert pred(succ(r)) == r and step(r, 13) == r
+
+
+def test_parsed_texts_are_remembered_within_a_bound(monkeypatch: pytest.MonkeyPatch) -> None:
+    from server.game import moves
+
+    monkeypatch.setattr(moves, "_PARSED", {})
+    assert parse("t3-t7") is parse("t3-t7")  # the second one came from memory
+    for bad in ("t3-t3", "x", "t1-t2:0"):
+        for _ in range(2):  # refused every time, and never remembered
+            with pytest.raises(BadMove):
+                parse(bad)
+    assert set(moves._PARSED) == {"t3-t7"}
+    monkeypatch.setattr(moves, "_TEXTS_MAX", 10)
+    for i in range(1, 30):
+        parse(f"t{i}-f1")
+    assert len(moves._PARSED) <= 10
