@@ -15,6 +15,7 @@ from typing import Any
 from websockets.asyncio.server import ServerConnection, serve
 
 from .loadtest import (
+    Proc,
     Stats,
     close_all,
     echo_closed,
@@ -48,51 +49,79 @@ def _row(name: str, s: Stats, seconds: float) -> dict[str, Any]:
             "p99_ms": pct(s.rtts, 0.99), "n": s.accepted}
 
 
+def _sum_metric(procs: list[Proc], name: str) -> float:
+    return sum(metric(p, name) for p in procs)
+
+
+def _cpu_s(procs: list[Proc]) -> float:
+    return sum(p.own_cpu_s for p in procs)
+
+
+def _median_run(runs: list[dict[str, Any]], key: str) -> dict[str, Any]:
+    """The run whose ``key`` is the median (both rows of a ratio come from one run)."""
+    return sorted(runs, key=lambda r: r[key])[len(runs) // 2]
+
+
 async def run(args: argparse.Namespace) -> dict[str, Any]:
     report: dict[str, Any] = {"args": {k: v for k, v in vars(args).items()
                                        if isinstance(v, int | float | str | bool)}}
     with tempfile.TemporaryDirectory(prefix="patience-bench-") as data:
-        server = start_server(data)
+        # several servers share the first one's embedded Redis (or $REDIS_URL)
+        servers = [start_server(data) for _ in range(args.servers)]
+        echoes: list[Proc] = []
         try:
-            # closed loop: our server, then the echo with the same reply size
-            players = await seat(server.url, args.players, args.per_room, args.variant, 1)
-            m0, r0 = metric(server, "patience_moves_accepted"), metric(server,
-                                                                        "patience_move_redis_round_trips")
-            cpu0 = server.own_cpu_s
-            ours = await bots_closed_loop(players, args.seconds)
-            cpu1 = server.own_cpu_s
-            m1, r1 = metric(server, "patience_moves_accepted"), metric(server,
-                                                                        "patience_move_redis_round_trips")
-            await close_all([p.ws for p in players])
-            reply = int(statistics.mean(ours.reply_bytes)) if ours.reply_bytes else 600
-            report["reply_bytes"] = reply
-            report["redis_round_trips_per_move"] = (r1 - r0) / max(1.0, m1 - m0)
-            echo = start_echo(reply)
-            try:
-                conns = await echo_conns(echo.url, args.players)
-                ecpu0 = echo.own_cpu_s
+            urls = [s.url for s in servers]
+            closed_runs, open_runs = [], []
+            for rep in range(args.repeat):
+                # closed loop: our servers, then the echoes with the same reply size
+                players = await seat(urls, args.players, args.per_room, args.variant, 1 + rep)
+                m0 = [metric(s, "patience_moves_accepted") for s in servers]
+                r0 = _sum_metric(servers, "patience_move_redis_round_trips")
+                cpu0 = _cpu_s(servers)
+                ours = await bots_closed_loop(players, args.seconds)
+                cpu1 = _cpu_s(servers)
+                m1 = [metric(s, "patience_moves_accepted") for s in servers]
+                r1 = _sum_metric(servers, "patience_move_redis_round_trips")
+                await close_all([p.ws for p in players])
+                if not echoes:
+                    reply = int(statistics.mean(ours.reply_bytes)) if ours.reply_bytes else 600
+                    report["reply_bytes"] = reply
+                    echoes = [start_echo(reply) for _ in range(args.servers)]
+                conns = await echo_conns([e.url for e in echoes], args.players)
+                ecpu0 = _cpu_s(echoes)
                 base = await echo_closed(conns, args.seconds)
-                ecpu1 = echo.own_cpu_s
+                ecpu1 = _cpu_s(echoes)
                 await close_all(conns)
-                # CPU per round trip is the steadiest figure on a shared machine
-                report["cpu_us"] = {"server_per_move": 1e6 * (cpu1 - cpu0) / max(1, ours.accepted),
-                                    "echo_per_round_trip": 1e6 * (ecpu1 - ecpu0) / max(1, base.accepted)}
-                report["closed"] = [_row("server", ours, args.seconds), _row("echo", base, args.seconds)]
+                moves = [b - a for a, b in zip(m0, m1, strict=True)]
+                closed_runs.append({
+                    "rows": [_row("server", ours, args.seconds), _row("echo", base, args.seconds)],
+                    "ratio": ours.accepted / max(1, base.accepted),
+                    "moves_by_server": moves,
+                    "redis_round_trips_per_move": (r1 - r0) / max(1.0, sum(moves)),
+                    # CPU per round trip is the steadiest figure on a shared machine
+                    "cpu_us": {"server_per_move": 1e6 * (cpu1 - cpu0) / max(1, ours.accepted),
+                               "echo_per_round_trip": 1e6 * (ecpu1 - ecpu0) / max(1, base.accepted)}})
 
                 # open loop at a fixed total rate
-                players = await seat(server.url, args.open_players, 2, args.variant, 2)
+                players = await seat(urls, args.open_players, 2, args.variant, 100 + rep)
                 ours_open = await open_loop(players, args.rate, args.seconds)
                 await close_all([p.ws for p in players])
-                conns = await echo_conns(echo.url, args.open_players)
+                conns = await echo_conns([e.url for e in echoes], args.open_players)
                 base_open = await echo_open(conns, args.rate, args.seconds)
                 await close_all(conns)
-                report["open"] = [_row("server", ours_open, args.seconds),
-                                  _row("echo", base_open, args.seconds)]
-
-            finally:
-                echo.stop()
+                srv, echo = _row("server", ours_open, args.seconds), _row("echo", base_open, args.seconds)
+                open_runs.append({"rows": [srv, echo], "p99_ratio": srv["p99_ms"] / echo["p99_ms"]})
+            middle = _median_run(closed_runs, "ratio")
+            report["closed"] = middle["rows"]
+            report["closed_ratios"] = [r["ratio"] for r in closed_runs]
+            report["closed_runs"] = closed_runs
+            report["cpu_us"] = middle["cpu_us"]
+            report["redis_round_trips_per_move"] = middle["redis_round_trips_per_move"]
+            report["open"] = _median_run(open_runs, "p99_ratio")["rows"]
+            report["open_p99_ratios"] = [r["p99_ratio"] for r in open_runs]
         finally:
-            server.stop()
+            for proc in echoes + servers[::-1]:  # the first server owns the embedded Redis
+                proc.stop()
         report["idle"] = await idle_memory(data, args)
     return report
 
@@ -103,11 +132,11 @@ async def idle_memory(data: str, args: argparse.Namespace) -> dict[str, Any]:
     server, echo = start_server(data), start_echo(600)
     try:
         warm = await seat_idle(server.url, 10, args.variant)
-        warm += await echo_conns(echo.url, 10)
+        warm += await echo_conns([echo.url], 10)
         await asyncio.sleep(0.5)
         rss0, erss0 = server.rss, echo.rss
         idle = await seat_idle(server.url, args.idle_players, args.variant)
-        conns = await echo_conns(echo.url, args.idle_players)
+        conns = await echo_conns([echo.url], args.idle_players)
         await asyncio.sleep(1.0)
         out = {"players": args.idle_players,
                "server_kb_per_player": (server.rss - rss0) / 1024 / args.idle_players,
@@ -134,18 +163,23 @@ async def seat_idle(url: str, n: int, variant: str) -> list[Any]:
 
 
 def print_report(r: dict[str, Any]) -> None:
+    a = r["args"]
+    print(f"{a['servers']} server process(es) against {a['servers']} echo process(es); "
+          f"median of {a['repeat']} run(s) of {a['seconds']} s each")
     print(f"reply size {r['reply_bytes']} B; Redis round trips per accepted move: "
           f"{r['redis_round_trips_per_move']:.3f}")
-    for phase, title in (("closed", f"closed loop, {r['args']['players']} players"),
-                         ("open", f"open loop, {r['args']['open_players']} players at "
-                                  f"{r['args']['rate']}/s")):
+    for phase, title, spread in (
+            ("closed", f"closed loop, {a['players']} players", "closed_ratios"),
+            ("open", f"open loop, {a['open_players']} players at {a['rate']}/s", "open_p99_ratios")):
         srv, echo = r[phase]
-        print(f"{title}:")
+        print(f"{title} (the median run):")
         for row in (srv, echo):
             print(f"  {row['name']:6} {row['per_s']:9.0f}/s  p50 {row['p50_ms']:6.2f} ms  "
                   f"p99 {row['p99_ms']:6.2f} ms  (n={row['n']})")
         print(f"  ratio server/echo: throughput {srv['per_s'] / echo['per_s']:.2f}, "
               f"p50 x{srv['p50_ms'] / echo['p50_ms']:.2f}, p99 x{srv['p99_ms'] / echo['p99_ms']:.2f}")
+        print(f"  every run's {'throughput' if phase == 'closed' else 'p99'} ratio: "
+              + ", ".join(f"{x:.2f}" for x in r[spread]))
     cpu = r["cpu_us"]
     print(f"server CPU per accepted move {cpu['server_per_move']:.0f} µs, echo CPU per round trip "
           f"{cpu['echo_per_round_trip']:.0f} µs: ratio "
@@ -163,6 +197,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--idle-players", type=int, default=1000)
     p.add_argument("--seconds", type=float, default=8.0, help="per measurement")
     p.add_argument("--variant", default="simplicity", help="long random games keep players busy")
+    p.add_argument("--repeat", type=int, default=3,
+                   help="runs of each measurement; the report gives the median run")
+    p.add_argument("--servers", type=int, default=1,
+                   help="server processes sharing one Redis (and as many echo processes); "
+                        "the players of a room sit on different ones")
     p.add_argument("--json", action="store_true", help="print the report as JSON")
 
 

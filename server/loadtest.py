@@ -178,9 +178,11 @@ class Player:
         await self.expect("view")
 
 
-async def seat(url: str, players: int, per_room: int, variant: str, seed: int) -> list[Player]:
+async def seat(urls: list[str], players: int, per_room: int, variant: str, seed: int) -> list[Player]:
+    """Players in rooms of ``per_room``, player i on server ``urls[i % len(urls)]``:
+    with several servers the players of one room sit on different processes."""
     rng = random.Random(seed)
-    out = [Player(url, random.Random(rng.random())) for _ in range(players)]
+    out = [Player(urls[i % len(urls)], random.Random(rng.random())) for i in range(players)]
     for i in range(0, players, 50):
         await asyncio.gather(*(p.open() for p in out[i:i + 50]))
     for i in range(0, players, per_room):
@@ -228,11 +230,13 @@ async def open_loop(players: list[Player], rate: float, seconds: float) -> Stats
     return stats
 
 
-async def echo_conns(url: str, n: int) -> list[ClientConnection]:
-    conns = []
+async def echo_conns(urls: list[str], n: int) -> list[ClientConnection]:
+    """``n`` connections spread over the echo processes like players over servers."""
+    conns: list[ClientConnection] = []
     for i in range(0, n, 50):
-        conns += await asyncio.gather(*(connect(url, compression=None, max_size=2**20, open_timeout=30)
-                                        for _ in range(min(50, n - i))))
+        conns += await asyncio.gather(*(connect(urls[k % len(urls)], compression=None, max_size=2**20,
+                                                open_timeout=30)
+                                        for k in range(i, min(i + 50, n))))
     return conns
 
 

@@ -23,6 +23,9 @@ PROGRESS_EVERY_S = 0.25
 # Queues the publish at once (so nothing queued later can overtake it) and
 # returns what to await for the outcome.
 Publish = Callable[[str, int, bytes], Awaitable[None]]
+# Makes a move's encoded progress: most held-back ones are superseded before
+# they go out, so they are only encoded when they do.
+Encode = Callable[[], bytes]
 
 
 class ProgressThrottle:
@@ -31,8 +34,8 @@ class ProgressThrottle:
         self._clock = clock
         self._shown: tuple[int, str] | None = None
         self._sent_at = float("-inf")
-        self._held: tuple[str, int, bytes] | None = None
-        self._superseded: tuple[str, int, bytes] | None = None
+        self._held: tuple[str, int, Encode] | None = None
+        self._superseded: tuple[str, int, Encode] | None = None
         self._timer: asyncio.TimerHandle | None = None
         self.task: asyncio.Task[None] | None = None
 
@@ -44,7 +47,7 @@ class ProgressThrottle:
             return True
         return False
 
-    def accepted(self, code: str, n: int, fc: int, status: str, progress: bytes,
+    def accepted(self, code: str, n: int, fc: int, status: str, progress: Encode,
                  published: bool) -> None:
         self._superseded = None
         if published:
@@ -80,7 +83,7 @@ class ProgressThrottle:
         self._held = None
         self._sent_at = self._clock()
         # queued here and now, ahead of any move handled after this callback
-        self.task = asyncio.ensure_future(self._outcome(self._publish(code, n, progress), code, n))
+        self.task = asyncio.ensure_future(self._outcome(self._publish(code, n, progress()), code, n))
 
     async def _outcome(self, sent: Awaitable[None], code: str, n: int) -> None:
         try:

@@ -356,11 +356,14 @@ class Session:
             raise ProtocolError("internal", "this game failed a consistency check and is frozen")
         status, moves = await self.server.status_and_moves(new_state)
         fc = engine.foundation_cards(new_state)
-        progress = encode(progress_message(self.n, status, fc, self.total_cards, self.v + 1))
+
+        def progress() -> bytes:
+            return encode(progress_message(self.n, status, fc, self.total_cards, v + 1))
+
         with_move = self.progress.send_with_move(fc, status)
         try:
             result, stored_v = await self.server.store.move(
-                code, self.n, self.v, seq, now, text, status, fc, progress if with_move else b"")
+                code, self.n, v, seq, now, text, status, fc, progress() if with_move else b"")
         except BaseException:
             self.progress.refused()
             raise

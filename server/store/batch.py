@@ -18,7 +18,7 @@ from typing import Any
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import ResponseError
 
-from .resp import RespConnection
+from .resp import RespConnection, array_header, pack_args
 
 MAX_BATCH = 512
 
@@ -40,6 +40,16 @@ class ScriptBatcher:
     async def call(self, keys: list[str], args: list[Any]) -> Any:
         return await self._queue(("EVALSHA", self._sha, len(keys), *keys, *args))
 
+    def script_head(self, keys: list[str], argc: int) -> bytes:
+        """The start of a script call on ``keys`` with ``argc`` arguments, packed:
+        follow it with the arguments (:func:`.resp.pack_args`) and pass the whole
+        to :meth:`call_packed`. A hot caller packs its fixed parts once."""
+        return array_header(3 + len(keys) + argc) + pack_args(("EVALSHA", self._sha, len(keys), *keys))
+
+    def call_packed(self, packed: bytes) -> asyncio.Future[Any]:
+        """A script call assembled by the caller (see :meth:`script_head`)."""
+        return self._enqueue(packed)
+
     def command(self, *args: Any) -> asyncio.Future[Any]:
         """A plain command in the same pipeline, queued at once (not when a task
         gets round to it): it reaches Redis after every call queued before this
@@ -48,7 +58,9 @@ class ScriptBatcher:
 
     def _queue(self, command: tuple[Any, ...]) -> asyncio.Future[Any]:
         # packed here, so an argument Redis cannot take fails its own caller only
-        packed = RespConnection.pack(command)
+        return self._enqueue(RespConnection.pack(command))
+
+    def _enqueue(self, packed: bytes) -> asyncio.Future[Any]:
         fut: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
         self._pending.append((packed, fut))
         if not self._flushing:

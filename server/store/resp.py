@@ -32,6 +32,17 @@ READ_CHUNK = 1 << 16
 Command = Sequence[str | bytes | int | float]
 
 
+def pack_args(args: Command) -> bytes:
+    """Arguments in Redis' wire format without the array header, for a command
+    assembled from parts packed once (see :func:`array_header`)."""
+    packed = RespConnection.pack(args)
+    return packed[packed.index(b"\r\n") + 2:]
+
+
+def array_header(n: int) -> bytes:
+    return b"*%d\r\n" % n
+
+
 class RespConnection:
     """One connection; callers keep to one request (or one subscriber) at a time."""
 

@@ -21,11 +21,15 @@ from ..metrics import MOVE_ROUND_TRIPS
 from ..protocol import MAX_PLAYERS
 from . import keys, lua
 from .batch import ScriptBatcher
-from .resp import RespConnection
+from .resp import RespConnection, pack_args
 
 CODE_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"  # no 0/O, 1/I/L: codes are read aloud
 CODE_LENGTH = 6
 HOUR_MS = 3_600_000
+# The move script's arguments after its keys, and how many players' fixed parts
+# are kept packed (a few hundred bytes each).
+MOVE_ARGC = 10
+MOVE_FIXED_MAX = 20_000
 
 
 class StoreUnavailable(Exception):
@@ -111,6 +115,7 @@ class RoomStore:
         self._hset_existing = redis.register_script(lua.HSET_EXISTING)
         self._moves = ScriptBatcher(RespConnection.like(redis), lua.MOVE)
         self._moves.on_round_trip = MOVE_ROUND_TRIPS.inc
+        self._move_fixed: dict[tuple[str, int], tuple[bytes, bytes]] = {}
 
     async def _guard(self, coro: Any) -> Any:
         try:
@@ -222,12 +227,28 @@ class RoomStore:
     async def move(self, code: str, n: int, expected_v: int, seq: int, at_ms: int, move: str,
                    status: str, fc: int, progress: bytes) -> tuple[str, int]:
         """Store one accepted move; ``progress`` (empty: none) is published with it."""
-        ks = [keys.meta(code), keys.player(code, n), keys.log(code, n)]
-        envelope = keys.progress_envelope(n, progress) if progress else b""
-        args = [expected_v, seq, at_ms, move, status, fc, envelope,
-                keys.channel(code), self.max_moves, self.race_ttl_ms]
-        res = await self._guard(self._moves.call(ks, args))
+        try:
+            res = await self._moves.call_packed(
+                self.move_command(code, n, expected_v, seq, at_ms, move, status, fc, progress))
+        except (RedisConnectionError, RedisTimeoutError, OSError) as exc:
+            raise StoreUnavailable(str(exc)) from None
         return _s(res[0]), int(res[1])
+
+    def move_command(self, code: str, n: int, expected_v: int, seq: int, at_ms: int, move: str,
+                     status: str, fc: int, progress: bytes) -> bytes:
+        """The move script's call, packed: a player's keys and the room's channel
+        are packed once, only the move's own arguments each time."""
+        fixed = self._move_fixed.get((code, n))
+        if fixed is None:
+            if len(self._move_fixed) >= MOVE_FIXED_MAX:
+                self._move_fixed.clear()
+            ks = [keys.meta(code), keys.player(code, n), keys.log(code, n)]
+            fixed = self._move_fixed[(code, n)] = (
+                self._moves.script_head(ks, MOVE_ARGC),
+                pack_args((keys.channel(code), self.max_moves, self.race_ttl_ms)))
+        envelope = keys.progress_envelope(n, progress) if progress else b""
+        head, tail = fixed
+        return head + pack_args((expected_v, seq, at_ms, move, status, fc, envelope)) + tail
 
     async def moves(self, code: str, n: int) -> list[tuple[int, str]]:
         rows = await self._guard(self.redis.lrange(keys.log(code, n), 0, -1))

@@ -32,7 +32,7 @@ def move(t: ProgressThrottle, fc: int, status: str, payload: bytes, ok: bool = T
     """One move through the throttle: whether its progress went out with it."""
     with_move = t.send_with_move(fc, status)
     if ok:
-        t.accepted("ROOM", 1, fc, status, payload, with_move)
+        t.accepted("ROOM", 1, fc, status, lambda: payload, with_move)
     else:
         t.refused()
     return with_move
@@ -115,3 +115,23 @@ async def test_the_held_progress_is_queued_in_the_timer_callback_itself() -> Non
     t._timer._run()  # the loop running the callback
     assert sent == [("ROOM", 1, b"2")]
     t.flush()
+
+
+async def test_only_the_held_progress_that_goes_out_is_encoded() -> None:
+    t, clock, sent = make()
+    encoded: list[bytes] = []
+
+    def held(payload: bytes) -> bool:
+        def encode() -> bytes:
+            encoded.append(payload)
+            return payload
+        with_move = t.send_with_move(4, "in_progress")
+        t.accepted("ROOM", 1, 4, "in_progress", encode, with_move)
+        return with_move
+
+    assert held(b"1")  # published with its move: the caller encoded it already
+    for payload in (b"2", b"3", b"4"):
+        clock.now += 0.01
+        assert not held(payload)
+    t.flush()
+    assert encoded == [b"4"] and sent == [("ROOM", 1, b"4")]  # b"2" and b"3" never were

@@ -11,8 +11,10 @@ import redis.asyncio as aioredis
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import NoScriptError, ResponseError
 
+from server.store import keys
 from server.store.batch import ScriptBatcher
-from server.store.resp import RespConnection
+from server.store.resp import RespConnection, pack_args
+from server.store.rooms import RoomStore
 
 ECHO_KEYS = "return {KEYS[1], ARGV[1]}"
 
@@ -145,3 +147,28 @@ async def test_an_argument_redis_cannot_take_fails_only_its_own_caller(rdb: aior
         assert await good == [b"a", b"1"]
     finally:
         batcher.close()
+
+
+async def test_a_call_assembled_from_packed_parts_is_the_same_call(rdb: aioredis.Redis) -> None:
+    batcher = ScriptBatcher(RespConnection.like(rdb), "return {KEYS[1], KEYS[2], ARGV[1], ARGV[2], ARGV[3]}")
+    try:
+        packed = (batcher.script_head(["k1", "k2"], 3) + pack_args((1, "two")) + pack_args((b"\x00three",)))
+        assert packed == RespConnection.pack(("EVALSHA", batcher._sha, 2, "k1", "k2", 1, "two", b"\x00three"))
+        assert await batcher.call_packed(packed) == [b"k1", b"k2", b"1", b"two", b"\x00three"]
+    finally:
+        batcher.close()
+
+
+def test_the_stores_move_call_is_the_move_script_with_its_arguments() -> None:
+    store = RoomStore(aioredis.Redis(), race_ms=60_000, countdown_ms=0)  # nothing is sent
+    try:
+        for progress in (b"", b"\x81\xa1t\xa8progress"):
+            for n, code in ((1, "ABC234"), (2, "ABC234"), (1, "XYZ789"), (1, "ABC234")):
+                full = RespConnection.pack((
+                    "EVALSHA", store._moves._sha, 3, keys.meta(code), keys.player(code, n), keys.log(code, n),
+                    7, 8, 1234, "t1-t2", "in_progress", 12,
+                    keys.progress_envelope(n, progress) if progress else b"",
+                    keys.channel(code), store.max_moves, store.race_ttl_ms))
+                assert store.move_command(code, n, 7, 8, 1234, "t1-t2", "in_progress", 12, progress) == full
+    finally:
+        store.close()
