@@ -13,6 +13,7 @@ import redis
 import redis.asyncio
 from websockets.asyncio.client import connect
 
+from server import hub as hub_module
 from server.bot import Bot
 from server.store.embedded import EmbeddedRedis
 from tests.redis_support import sigkill
@@ -227,11 +228,11 @@ async def test_sigkill_of_redis_loses_no_acknowledged_move(make_server: ServerFa
 
 
 async def test_a_pubsub_connection_that_stops_answering_is_replaced(
-        make_server: ServerFactory, own_redis: EmbeddedRedis) -> None:
+        make_server: ServerFactory, own_redis: EmbeddedRedis, monkeypatch: pytest.MonkeyPatch) -> None:
     """A half-open pub/sub connection would never report an error: the hub PINGs
     it after a quiet spell and reconnects (and catches up) when no answer comes."""
+    monkeypatch.setattr(hub_module, "HEARTBEAT_S", 0.2)
     app = await make_server(own_redis.url)
-    app.hub.heartbeat_s = 0.2
     url = ws_url(app)
     bots, _ = await seat([url, url])
     caught_up = asyncio.Event()
