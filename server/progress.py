@@ -5,7 +5,7 @@ foundation count or the status) publishes its progress at once, in the same
 store script as the move. A move that only advances the move counter is held
 back when the last progress went out less than :data:`PROGRESS_EVERY_S` ago;
 the newest held-back one goes out when that interval ends, so counters are
-never more than a second behind and the last one always arrives.
+never more than a quarter of a second behind and the last one always arrives.
 A fast player no longer costs every opponent a message per move.
 """
 
@@ -18,7 +18,7 @@ from collections.abc import Awaitable, Callable
 
 log = logging.getLogger("patience.progress")
 
-PROGRESS_EVERY_S = 1.0
+PROGRESS_EVERY_S = 0.25
 
 # Queues the publish at once (so nothing queued later can overtake it) and
 # returns what to await for the outcome.
