@@ -154,8 +154,8 @@ class Hub:
         """After a quiet spell ask Redis for a PING answer, and drop the connection
         if none comes: a half-open TCP connection would otherwise go unnoticed,
         and players would stop seeing each other. One timer per quiet spell, not
-        one per message (a timeout around every read cost 6% of the server's CPU
-        at 1,000 players)."""
+        one per message (a timeout around every read took about 6% of the server's
+        profile at 1,000 players)."""
         pinged = False
         while True:
             quiet = loop.time() - self._heard
