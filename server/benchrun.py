@@ -66,10 +66,12 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     report: dict[str, Any] = {"args": {k: v for k, v in vars(args).items()
                                        if isinstance(v, int | float | str | bool)}}
     with tempfile.TemporaryDirectory(prefix="patience-bench-") as data:
-        # several servers share the first one's embedded Redis (or $REDIS_URL)
-        servers = [start_server(data) for _ in range(args.servers)]
+        servers: list[Proc] = []
         echoes: list[Proc] = []
         try:
+            # several servers share the first one's embedded Redis (or $REDIS_URL)
+            for _ in range(args.servers):
+                servers.append(start_server(data))
             urls = [s.url for s in servers]
             closed_runs, open_runs = [], []
             for rep in range(args.repeat):
@@ -86,7 +88,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                 if not echoes:
                     reply = int(statistics.mean(ours.reply_bytes)) if ours.reply_bytes else 600
                     report["reply_bytes"] = reply
-                    echoes = [start_echo(reply) for _ in range(args.servers)]
+                    for _ in range(args.servers):
+                        echoes.append(start_echo(reply))
                 conns = await echo_conns([e.url for e in echoes], args.players)
                 ecpu0 = _cpu_s(echoes)
                 base = await echo_closed(conns, args.seconds)
@@ -189,6 +192,13 @@ def print_report(r: dict[str, Any]) -> None:
           f"(echo: {idle['echo_kb_per_conn']:.1f} KB per connection)")
 
 
+def _at_least_one(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError("must be at least 1")
+    return value
+
+
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--players", type=int, default=100, help="closed-loop players")
     p.add_argument("--per-room", type=int, default=2)
@@ -197,9 +207,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--idle-players", type=int, default=1000)
     p.add_argument("--seconds", type=float, default=8.0, help="per measurement")
     p.add_argument("--variant", default="simplicity", help="long random games keep players busy")
-    p.add_argument("--repeat", type=int, default=3,
+    p.add_argument("--repeat", type=_at_least_one, default=3,
                    help="runs of each measurement; the report gives the median run")
-    p.add_argument("--servers", type=int, default=1,
+    p.add_argument("--servers", type=_at_least_one, default=1,
                    help="server processes sharing one Redis (and as many echo processes); "
                         "the players of a room sit on different ones")
     p.add_argument("--json", action="store_true", help="print the report as JSON")

@@ -357,8 +357,10 @@ class Session:
         status, moves = await self.server.status_and_moves(new_state)
         fc = engine.foundation_cards(new_state)
 
+        n, total = self.n, self.total_cards  # as they are now, whenever it is encoded
+
         def progress() -> bytes:
-            return encode(progress_message(self.n, status, fc, self.total_cards, v + 1))
+            return encode(progress_message(n, status, fc, total, v + 1))
 
         with_move = self.progress.send_with_move(fc, status)
         try:

@@ -220,8 +220,8 @@ def _no_foundation_move_reachable(state: State) -> bool:
 def _decided(state: State, dead: bool) -> bool:
     if len(_VERDICTS) >= _VERDICTS_MAX:
         _VERDICTS.clear()
-    _VERDICTS[state] = dead
-    return dead
+    # two players with the same position may search it at once: the first answer sticks
+    return _VERDICTS.setdefault(state, dead)
 
 
 def _remember(keys: set[tuple[object, ...]], seen: set[tuple[object, ...]]) -> None:

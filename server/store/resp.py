@@ -110,6 +110,13 @@ class RespConnection:
             with contextlib.suppress(Exception):
                 writer.close()
 
+    def abort(self) -> None:
+        """Drop the connection at once: no TLS goodbye, which a peer that stopped
+        answering would never acknowledge. A pending read ends there."""
+        writer, self._writer, self._stream = self._writer, None, None
+        if writer is not None:
+            writer.transport.abort()
+
     @staticmethod
     def pack(command: Command) -> bytes:
         """One command in Redis' wire format (TypeError for an argument it cannot send)."""

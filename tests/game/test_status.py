@@ -185,3 +185,15 @@ def test_play_takes_the_callers_status_instead_of_working_it_out() -> None:
     with pytest.raises(GameOver, match="dead"):
         play(live, move, known_status=DEAD)
     assert play(live, move, known_status=IN_PROGRESS) == play(live, move)
+
+
+def test_a_positions_first_verdict_sticks() -> None:
+    """Two searches of one position may run at once (two players of a race with the
+    same position); whatever the second finds, the first answer stays."""
+    from server.game.engine import _decided
+
+    engine.clear_caches()
+    state = engine.new_game("four-seasons", "7")
+    assert _decided(state, True) is True
+    assert _decided(state, False) is True
+    engine.clear_caches()

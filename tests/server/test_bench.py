@@ -28,3 +28,10 @@ def test_bench_reports_every_figure_as_json() -> None:
     # both server processes took moves: the players of a room sit on different ones
     assert all(run["moves_by_server"][0] > 0 and run["moves_by_server"][1] > 0
                for run in report["closed_runs"])
+
+
+def test_bench_refuses_zero_runs_or_servers() -> None:
+    for option in ("--repeat", "--servers"):
+        out = subprocess.run([sys.executable, "-m", "server.cli", "bench", option, "0"],
+                             capture_output=True, text=True, timeout=60)
+        assert out.returncode == 2 and "must be at least 1" in out.stderr

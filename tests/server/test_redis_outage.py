@@ -253,3 +253,35 @@ async def test_a_pubsub_connection_that_stops_answering_is_replaced(
         await client.aclose()
     finally:
         await close_all(bots)
+
+
+async def test_an_answered_heartbeat_keeps_the_pubsub_connection(
+        make_server: ServerFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Quiet but healthy: the hub PINGs, Redis answers, nothing is dropped (a timer
+    firing a millisecond late must not count a fresh answer as missing), and a
+    delivery that takes longer than the heartbeat is not silence either."""
+    monkeypatch.setattr(hub_module, "HEARTBEAT_S", 0.1)
+    app = await make_server()
+    url = ws_url(app)
+    bots, code = await seat([url, url])
+    resyncs: list[str] = []
+    original_resync, original_deliver = app.hub._on_resync, app.hub.deliver
+
+    async def resync(code: str) -> None:
+        resyncs.append(code)
+        await original_resync(code)
+
+    async def slow_deliver(code: str, data: bytes) -> None:
+        await asyncio.sleep(0.5)  # a member waiting on a slow client
+        await original_deliver(code, data)
+
+    app.hub._on_resync = resync
+    try:
+        await asyncio.sleep(1.0)  # ten quiet spells, each PINGed and answered
+        assert resyncs == [] and app.hub.connected
+        monkeypatch.setattr(app.hub, "deliver", slow_deliver)
+        await app.store.publish(code, b"\x81\xa1t\xa4none")  # an event no one acts on
+        await asyncio.sleep(0.8)
+        assert resyncs == [] and app.hub.connected
+    finally:
+        await close_all(bots)
