@@ -48,7 +48,6 @@ class Hub:
         self._sub = RespConnection.like(redis, timeout=5.0)
         self._task: asyncio.Task[None] | None = None
         self.connected = False
-        self.heartbeat_s = HEARTBEAT_S
         self._heard = 0.0  # loop time of the last message or PING answer
         self._dispatching = False
 
@@ -165,9 +164,11 @@ class Hub:
         profile at 1,000 players)."""
         while True:
             quiet = loop.time() - self._heard
-            if self._dispatching or quiet < self.heartbeat_s:
-                await asyncio.sleep(self.heartbeat_s - quiet if quiet < self.heartbeat_s
-                                    else self.heartbeat_s)
+            if self._dispatching:
+                await asyncio.sleep(HEARTBEAT_S)
+                continue
+            if quiet < HEARTBEAT_S:
+                await asyncio.sleep(HEARTBEAT_S - quiet)
                 continue
             pinged_at = loop.time()
             try:
@@ -175,7 +176,7 @@ class Hub:
             except Exception:
                 self._sub.abort()
                 return
-            await asyncio.sleep(self.heartbeat_s)
+            await asyncio.sleep(HEARTBEAT_S)
             if self._heard < pinged_at and not self._dispatching:
                 log.warning("no answer to a PING on the pub/sub connection")
                 self._sub.abort()  # the listener's read ends there, and _supervise reconnects

@@ -82,14 +82,7 @@ def foundation_cards(state: State) -> int:
 
 
 def status(state: State) -> str:
-    rules = RULES[state.variant]
-    if rules.is_won(state):
-        return WON
-    if state.resigned:
-        return RESIGNED
-    if is_dead(state):
-        return DEAD
-    return IN_PROGRESS
+    return status_and_moves(state)[0]
 
 
 def status_and_moves(state: State) -> tuple[str, list[Move]]:
@@ -107,7 +100,14 @@ def status_and_moves_steps(state: State) -> Generator[None, None, tuple[str, lis
     """:func:`status_and_moves` as a generator that yields between the slices of
     a dead-position search (which may take a good part of a second), so a server
     can let other players' work run in between; without a search it returns at
-    the first step."""
+    the first step.
+
+    A game is dead when no sequence of moves can put another card on a
+    foundation. Only positions where the stock can bring nothing new and no
+    foundation move is open are searched: every position reachable from there
+    is explored (memoised) until one offers a foundation move. Past
+    :data:`DEAD_SEARCH_CAP` positions the game counts as alive, never wrongly
+    as dead."""
     rules = RULES[state.variant]
     if rules.is_won(state):
         return WON, []
@@ -118,22 +118,6 @@ def status_and_moves_steps(state: State) -> Generator[None, None, tuple[str, lis
         return IN_PROGRESS, moves
     dead = yield from dead_search(state, moves)
     return (DEAD, []) if dead else (IN_PROGRESS, moves)
-
-
-def is_dead(state: State) -> bool:
-    """True when no sequence of moves can put another card on a foundation.
-
-    Only positions where the stock can bring nothing new are searched: every
-    position reachable from here is explored (memoised) until one offers a
-    foundation move. Past :data:`DEAD_SEARCH_CAP` positions the game counts as
-    alive, never wrongly as dead.
-    """
-    rules = RULES[state.variant]
-    if rules.can_draw_or_redeal(state):
-        return False
-    if any(m.dst.startswith("f") for m in rules.legal_moves(state)):
-        return False  # the common case, settled without a search
-    return _no_foundation_move_reachable(state)
 
 
 # Keys of positions proven dead. A search that exhausts every position
@@ -206,15 +190,6 @@ def dead_search(state: State, moves: list[Move] | None = None) -> Generator[None
             yield
     _remember(_DEAD_KEYS, seen)
     return _decided(state, True)
-
-
-def _no_foundation_move_reachable(state: State) -> bool:
-    search = dead_search(state)
-    while True:
-        try:
-            next(search)
-        except StopIteration as done:
-            return bool(done.value)
 
 
 def _decided(state: State, dead: bool) -> bool:
