@@ -20,6 +20,7 @@ serve: $(STAMP)
 lint: $(STAMP)
 	$(BIN)/ruff check server client tests bench
 	$(BIN)/mypy
+	$(BIN)/lint-imports --no-cache
 
 test: lint
 	$(BIN)/pytest

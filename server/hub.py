@@ -17,8 +17,8 @@ from typing import Any, Protocol
 
 import msgpack
 from redis.asyncio import Redis
-from websockets.asyncio.server import ServerConnection, broadcast
 
+from .net.outbox import Outbox
 from .store import keys
 from .store.resp import RespConnection
 
@@ -32,10 +32,14 @@ FORWARD = frozenset({"progress", "room", "results"})
 
 
 class Member(Protocol):
-    ws: ServerConnection
+    outbox: Outbox
     n: int  # the player's number in the room
 
-    async def on_room_event(self, message: dict[str, Any]) -> None: ...
+    # Must not wait for anything: work that has to (a rematch's join) is the
+    # member's own task. The hub only ever enqueues.
+    def on_room_event(self, message: dict[str, Any]) -> None: ...
+
+    async def resync(self) -> None: ...
 
 
 class Hub:
@@ -93,17 +97,21 @@ class Hub:
         if data[:1] == keys.PROGRESS:
             # the mover has its own view already: progress is for the others
             mover = data[1]
-            broadcast([m.ws for m in members if m.n != mover], data[2:])
+            payload = data[2:]
+            for m in members:
+                if m.n != mover:
+                    m.outbox.send_progress(mover, payload)
             return
         if data[:1] != keys.EVENT:
             log.warning("unknown message on a room channel", extra={"room": code})
             return
         payload = data[1:]
         message = msgpack.unpackb(payload, raw=False)
-        if message.get("t") in FORWARD:
-            broadcast([m.ws for m in members], payload)
+        forward = message.get("t") in FORWARD
         for m in list(members):
-            await m.on_room_event(message)
+            if forward:
+                m.outbox.send(payload)
+            m.on_room_event(message)
 
     async def _supervise(self) -> None:
         delay = 0.1

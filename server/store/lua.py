@@ -91,7 +91,8 @@ if seq == tonumber(p[2]) then return {'dup', v} end
 if seq < tonumber(p[2]) then return {'stale_seq', v} end
 if p[3] ~= 'in_progress' then return {'game_over', v} end
 if v ~= tonumber(ARGV[1]) then return {'stale', v} end
-if v >= tonumber(ARGV[9]) then return {'too_long', v} end
+-- at the move cap a player may still resign (one entry past the cap at most)
+if v >= tonumber(ARGV[9]) and ARGV[4] ~= 'resign' then return {'too_long', v} end
 v = v + 1
 redis.call('RPUSH', KEYS[3], (now - tonumber(m[2])) .. ' ' .. ARGV[4])
 local fields = {'v', v, 'seq', seq, 'status', ARGV[5], 'fc', ARGV[6]}

@@ -1,8 +1,6 @@
 """End to end: a real server (with a secret) and a real Redis; the client claims its name,
 plays today's challenge, sees its share line and finds itself on the daily board; two
 claimed names race and see their ratings move.
-
-Skipped until the server has the daily challenge (``server.session_competition``).
 """
 
 from __future__ import annotations
@@ -23,7 +21,6 @@ from client.state import RaceState, mode
 
 server_app: Any = pytest.importorskip("server.app", reason="the race server has not landed yet")
 server_config: Any = pytest.importorskip("server.config", reason="the race server has not landed yet")
-pytest.importorskip("server.session_competition", reason="the server has no daily challenge yet")
 redis_support: Any = pytest.importorskip("tests.redis_support")
 
 VARIANT = "czarina"

@@ -287,12 +287,12 @@ async def test_resume_tokens_have_128_random_bits_and_only_their_hash_is_stored(
 async def test_a_card_conservation_failure_freezes_the_game(url: str, rdb: aioredis.Redis,
                                                              monkeypatch: pytest.MonkeyPatch,
                                                              caplog: pytest.LogCaptureFixture) -> None:
-    import server.session
+    import server.play
 
     bots, code = await race([url, url])
     try:
         await bots[0].move(bots[0].choose() or "draw")
-        monkeypatch.setattr(server.session, "cards_conserved", lambda before, after: False)
+        monkeypatch.setattr(server.play, "cards_conserved", lambda before, after: False)
         answer = await bots[0].move(bots[0].choose() or "draw")
         assert answer["t"] == "error" and answer["code"] == "internal"
         monkeypatch.undo()
@@ -432,7 +432,7 @@ async def test_a_winner_is_ranked_first_and_results_come_when_every_game_is_over
             break
     else:
         pytest.skip("no deal in range that one greedy bot wins")
-    server.new_deal = lambda: str(deal)  # type: ignore[method-assign]
+    server.service.new_deal = lambda: str(deal)  # type: ignore[method-assign]
     bots, _ = await race([url, url], variant)
     try:
         await asyncio.gather(*(play_out(b, cap) for b in bots))

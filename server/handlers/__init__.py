@@ -1,0 +1,36 @@
+"""The protocol's handlers: one function per client message type.
+
+Each takes the connection's :class:`~server.player.Player` and the decoded,
+validated message (server/protocol.py checked its fields). The dispatch
+table below sits next to the protocol's message list: a test holds the two
+together. Handlers import the application layer below them; nothing imports
+them but the composition root, which hands :func:`dispatch` to the transport.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from ..player import Player
+from ..protocol import ProtocolError
+from . import competition, lobby, race, results
+
+Handler = Callable[[Player, dict[str, Any]], Awaitable[None]]
+
+HANDLERS: dict[str, Handler] = {
+    **lobby.HANDLERS, **race.HANDLERS, **results.HANDLERS, **competition.HANDLERS,
+}
+
+
+async def dispatch(player: Player, msg: dict[str, Any]) -> None:
+    kind = msg["t"]
+    if kind == "ping":
+        await lobby.on_ping(player, msg)
+        return
+    if kind == "hello":
+        if player.hello:
+            raise ProtocolError("hello_first", "hello was already received")
+    elif not player.hello:
+        raise ProtocolError("hello_first", "the first message must be hello")
+    await HANDLERS[kind](player, msg)

@@ -1,0 +1,94 @@
+"""Handlers for names, the daily challenge and boards."""
+
+from __future__ import annotations
+
+import hmac
+import secrets
+from typing import Any
+
+from ..game.variants import get_rules
+from ..player import Player, clean_name, token_hash
+from ..protocol import ProtocolError
+from ..service import RoomService
+from .common import variant_id
+
+BOARD_KINDS = ("daily", "rating", "wins")
+
+
+async def check_name(service: RoomService, name: str, key: str | None) -> str | None:
+    """The claimed name a key proves, or None for a guest's (unclaimed) name;
+    a claimed name with a wrong or missing key is refused."""
+    stored = await service.boards.key_hash(name)
+    if stored is None:
+        return None
+    if key is None or not hmac.compare_digest(stored, token_hash(key)):
+        raise ProtocolError("name_taken", f"the name {name!r} is claimed: send its key, or pick another")
+    return name
+
+
+async def on_claim(player: Player, msg: dict[str, Any]) -> None:
+    name = clean_name(msg["name"])
+    if player.identified is not None:
+        raise ProtocolError("name_taken", f"this connection already plays as {player.identified}")
+    key = secrets.token_urlsafe(24)
+    service = player.service
+    if not await service.boards.claim(name, token_hash(key), service.clock()):
+        raise ProtocolError("name_taken", f"the name {name!r} is already claimed")
+    player.identified = player.name = name
+    player.send({"t": "claimed", "name": name, "key": key})
+
+
+async def on_daily(player: Player, msg: dict[str, Any]) -> None:
+    """Start today's deal of a variant in a room of one; the first attempt of
+    a claimed name is ranked, later ones (and guests') are practice."""
+    service = player.service
+    variant = variant_id(msg["variant"])
+    if not service.competition.secret:
+        raise ProtocolError("no_daily", "this server has no secret: the daily challenge is off")
+    date = service.competition.today()
+    deal = await service.competition.daily_deal(date, variant)
+    await player.can_leave()  # check, then count: a refused daily is no attempt
+    ranked = False
+    if player.identified is not None:
+        ranked = await service.boards.start_attempt(date, variant, player.identified) == 1
+    await player.leave_current()
+    code = await service.open_room(variant, deal.deal, 1, True, min_players=1,
+                                   daily=date, ranked=int(ranked))
+    await player.join(code)
+
+
+async def on_daily_info(player: Player, msg: dict[str, Any]) -> None:
+    player.send(await player.service.competition.info(variant_id(msg["variant"])))
+
+
+async def on_board(player: Player, msg: dict[str, Any]) -> None:
+    service = player.service
+    kind = msg["kind"]
+    if kind not in BOARD_KINDS:
+        raise ProtocolError("bad_field", f"board: kind is one of {', '.join(BOARD_KINDS)}")
+    offset, limit = msg.get("offset", 0), msg.get("limit", 20)
+    variant = variant_id(msg["variant"]) if "variant" in msg else None
+    out: dict[str, Any] = {"t": "board", "kind": kind, "variant": variant, "offset": offset}
+    if kind == "daily":
+        if variant is None:
+            raise ProtocolError("bad_field", "board: a daily board needs a variant")
+        date = msg.get("date") or service.competition.today()
+        total_cards = get_rules(variant).spec.total_cards
+        out["entries"], out["total"] = await service.boards.board_page(date, variant, offset, limit,
+                                                                       total_cards)
+        out["date"] = date
+        board = f"daily:{date}:{variant}"
+    elif kind == "rating":
+        out["entries"], out["total"] = await service.boards.alltime_page("rating", offset, limit)
+        board = "rating"
+    else:
+        if variant is None:
+            raise ProtocolError("bad_field", "board: the wins board needs a variant")
+        out["entries"], out["total"] = await service.boards.alltime_page(f"daily-wins:{variant}",
+                                                                         offset, limit)
+        board = f"wins:{variant}"
+    service.watch_board(player.outbox, board)
+    player.send(out)
+
+
+HANDLERS = {"claim": on_claim, "daily": on_daily, "daily_info": on_daily_info, "board": on_board}

@@ -1,0 +1,122 @@
+"""Handlers before and around a race: hello (and resume), rooms, ready, leave.
+
+A refused message changes nothing: every check that can refuse runs before
+the first write (leaving the current room included).
+"""
+
+from __future__ import annotations
+
+import hmac
+import logging
+import re
+from typing import Any
+
+from ..game import engine
+from ..play import play
+from ..player import Player, clean_name, token_hash
+from ..protocol import PROTOCOL_VERSION, ProtocolError
+from ..store.rooms import now_ms
+from .common import variant_id
+from .competition import check_name
+
+log = logging.getLogger("patience.lobby")
+
+# CODE.N.SECRET in ASCII only: str.isdigit() also takes "²" and "①"
+TOKEN = re.compile(r"([A-Za-z0-9]{1,16})\.([0-9]{1,2})\.([A-Za-z0-9_-]{1,64})", re.ASCII)
+ROOM_CODE = re.compile(r"[A-Za-z0-9]{1,16}", re.ASCII)
+
+
+def parse_token(token: str) -> tuple[str, int, str]:
+    match = TOKEN.fullmatch(token)
+    if match is None:
+        raise ProtocolError("bad_token", "the resume token is malformed")
+    return match[1].upper(), int(match[2]), match[3]
+
+
+async def on_ping(player: Player, msg: dict[str, Any]) -> None:
+    player.send({"t": "pong", "server_time": now_ms()})
+
+
+async def on_hello(player: Player, msg: dict[str, Any]) -> None:
+    if msg["proto"] != PROTOCOL_VERSION:
+        raise ProtocolError("old_protocol", f"this server speaks protocol {PROTOCOL_VERSION}, "
+                            f"the client {msg['proto']}: please upgrade the client")
+    name = clean_name(msg.get("name"))
+    identified = await check_name(player.service, name, msg.get("key")) if msg.get("name") else None
+    token = msg.get("token")
+    if token:
+        code, n, secret = parse_token(token)
+        stored = await player.service.store.token_hash(code, n)
+        if stored is None or not hmac.compare_digest(stored, token_hash(secret)):
+            raise ProtocolError("bad_token", "the resume token is unknown or expired")
+    player.name, player.identified = name, identified
+    player.hello = True
+    player.send({"t": "welcome", "proto": PROTOCOL_VERSION, "server_time": now_ms(),
+                 "resumed": bool(token), "identified": player.identified})
+    if token:
+        await player.attach(code, n, token)
+
+
+async def on_create(player: Player, msg: dict[str, Any]) -> None:
+    variant = variant_id(msg["variant"])
+    await player.can_leave()
+    service = player.service
+    private = msg.get("private", True)
+    await player.leave_current()
+    code = await service.open_room(variant, service.new_deal(), msg.get("players", 2), private)
+    await player.join(code)
+    if not private:  # an open room is one a quick race may join
+        await service.store.add_quick(variant, code)
+
+
+async def on_join(player: Player, msg: dict[str, Any]) -> None:
+    code = msg["code"].strip().upper()
+    if ROOM_CODE.fullmatch(code) is None:
+        raise ProtocolError("no_room", f"no room has the code {code[:16]!r}")
+    await player.can_leave()
+    # the target first: a refused join leaves the player where it was
+    room = await player.service.store.room(code)
+    if room is None:
+        raise ProtocolError("no_room", f"cannot join room {code}: no room")
+    if room.phase != "lobby":
+        raise ProtocolError("room_started", f"cannot join room {code}: room started")
+    if code != player.code and len([p for p in room.players if not p.left]) >= room.max:
+        raise ProtocolError("room_full", f"cannot join room {code}: room full")
+    await player.leave_current()
+    await player.join(code)
+
+
+async def on_quick(player: Player, msg: dict[str, Any]) -> None:
+    variant = variant_id(msg["variant"])
+    await player.leave_current()
+    service = player.service
+    store = service.store
+    for code in await store.quick_candidates(variant):
+        try:
+            await player.join(code)
+            return
+        except ProtocolError:
+            await store.remove_quick(variant, code)
+    code = await service.open_room(variant, service.new_deal(), service.settings.quick_size,
+                                   private=False)
+    await store.add_quick(variant, code)
+    await player.join(code)
+
+
+async def on_ready(player: Player, msg: dict[str, Any]) -> None:
+    code = player.need_room()
+    started, _, _ = await player.service.store.set_ready(code, player.n, True)
+    await player.publish_room(code)
+    if started:
+        log.info("race scheduled", extra=player.log_extra())
+
+
+async def on_leave(player: Player, msg: dict[str, Any]) -> None:
+    player.need_room()
+    if player.state is not None and player.status == engine.IN_PROGRESS:
+        await play(player, player.last_seq + 1, "resign", player.v)
+    await player.leave_current()
+
+
+HANDLERS = {"hello": on_hello, "create": on_create, "join": on_join, "quick": on_quick,
+            "ready": on_ready, "leave": on_leave}

@@ -1,0 +1,47 @@
+"""Handlers once a race has results: a player's record and a rematch."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..player import Player
+from ..protocol import ProtocolError, encode
+from ..store.rooms import RoomRow
+
+
+async def _finished_room(player: Player, what: str) -> RoomRow:
+    """The player's room, once it has results; else ``no_results`` naming ``what``."""
+    room = await player.service.store.room(player.need_room())
+    if room is None or room.phase != "finished":
+        raise ProtocolError("no_results", f"{what} once the race has results")
+    return room
+
+
+async def on_record(player: Player, msg: dict[str, Any]) -> None:
+    service = player.service
+    room = await _finished_room(player, "records are available")
+    code = room.code
+    if room.daily and service.competition.today() <= room.daily:
+        raise ProtocolError("no_results", "a daily game's record is available once the day is over")
+    n = msg.get("player", player.n)
+    if room.player(n) is None:
+        raise ProtocolError("bad_field", f"room {code} has no player {n}")
+    moves = await service.store.moves(code, n)
+    record = {"variant": room.variant, "deal": room.deal, "deal_version": "deal_v1",
+              "moves": [t for _, t in moves], "ms": [ms for ms, _ in moves]}
+    player.send({"t": "record", "player": n, "record": record})
+
+
+async def on_rematch(player: Player, msg: dict[str, Any]) -> None:
+    service = player.service
+    room = await _finished_room(player, "a rematch can be asked for")
+    code = room.code
+    if room.daily:
+        raise ProtocolError("no_results", "a daily deal has no rematch: it is played once a day")
+    new = room.rematch or await service.open_room(
+        room.variant, service.new_deal(), room.max, room.private, room.min)
+    winner = await service.store.claim_rematch(code, new)
+    await service.store.publish(code, encode({"t": "rematch", "code": winner}))
+
+
+HANDLERS = {"record": on_record, "rematch": on_rematch}

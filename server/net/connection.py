@@ -1,0 +1,153 @@
+"""One websocket connection: its reader (limits, decoding, dispatch) and its
+outbox. Knows frames and the codec, not games: what a message means is the
+endpoint's business (the composition root supplies one per connection).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import socket
+import time
+from collections.abc import Callable
+from typing import Any, Protocol
+
+from aiolimiter import AsyncLimiter
+from websockets.asyncio.server import ServerConnection, broadcast
+from websockets.exceptions import ConnectionClosed
+from websockets.protocol import State
+
+from .. import metrics
+from ..protocol import CLOSE_INTERNAL, CLOSE_POLICY, ProtocolError, decode_client, encode, error
+from .outbox import Outbox
+
+log = logging.getLogger("patience.net")
+
+MAX_BAD_FRAMES = 20  # malformed messages a connection may send before it is closed
+KERNEL_SEND_BUFFER = 64 * 1024  # SO_SNDBUF of each connection (Linux doubles it)
+
+
+class Endpoint(Protocol):
+    """The application's side of one connection."""
+
+    async def handle(self, msg: dict[str, Any]) -> None: ...
+
+    async def closed(self) -> None: ...
+
+    def log_extra(self) -> dict[str, Any]: ...
+
+
+EndpointFactory = Callable[[Outbox], Endpoint]
+
+
+class WebsocketSocket:
+    """The outbox's view of a websockets server connection."""
+
+    __slots__ = ("_ws",)
+
+    def __init__(self, ws: ServerConnection) -> None:
+        self._ws = ws
+
+    @property
+    def state(self) -> State:
+        return self._ws.protocol.state
+
+    def write_now(self, payload: bytes) -> None:
+        # a direct write: skips websockets' per-send lock and context, a good
+        # part of the cost of a small message; does nothing once closing
+        broadcast([self._ws], payload)
+
+    def buffered(self) -> int:
+        return self._ws.transport.get_write_buffer_size()
+
+    async def drain(self) -> None:
+        await self._ws.drain()
+
+    async def close(self, code: int, reason: str) -> None:
+        await self._ws.close(code, reason)
+
+    def abort(self) -> None:
+        self._ws.transport.abort()
+
+
+async def serve_connection(ws: ServerConnection, make_endpoint: EndpointFactory,
+                           rate_per_2s: int) -> None:
+    """Read one connection's messages until it ends; answers go to its outbox."""
+    bound_kernel_buffer(ws)
+    outbox = Outbox(WebsocketSocket(ws))
+    endpoint = make_endpoint(outbox)
+    metrics.CONNECTIONS.inc()
+    bad = 0
+    refused = 0
+    last_refused = 0.0
+    # a leaky bucket per connection: no threads, no shared state to lock
+    limiter = AsyncLimiter(rate_per_2s, 2)
+    try:
+        async for frame in ws:
+            if limiter.has_capacity():
+                await limiter.acquire()  # returns at once: there is capacity
+                if refused and time.monotonic() - last_refused > 2.0:
+                    refused = 0  # it slowed down: forgive the earlier burst
+            else:
+                refused += 1
+                last_refused = time.monotonic()
+                if refused > rate_per_2s:
+                    await _close_policy(ws, outbox, "rate limit exceeded")
+                    return
+                outbox.send(encode(error("rate_limited", "too many messages: slow down",
+                                         _seq_of(frame))))
+                continue
+            try:
+                msg = decode_client(frame)
+                await endpoint.handle(msg)
+            except ProtocolError as exc:
+                if exc.code in ("bad_frame", "unknown_type", "bad_field"):
+                    bad += 1
+                    if bad > MAX_BAD_FRAMES:
+                        await _close_policy(ws, outbox, "too many malformed messages")
+                        return
+                outbox.send(encode(error(exc.code, exc.message, _seq_of(frame))))
+    except ConnectionClosed:
+        pass
+    except Exception:
+        log.exception("connection failed", extra=endpoint.log_extra())
+        outbox.close(CLOSE_INTERNAL, "internal error")
+    finally:
+        metrics.CONNECTIONS.dec()
+        outbox.stop()
+        await endpoint.closed()
+
+
+def bound_kernel_buffer(ws: ServerConnection) -> None:
+    """Cap the kernel's send buffer of the connection: left to autotuning it
+    may grow to megabytes for a client that reads nothing, memory that a slow
+    or hostile client holds and a delay before the outbox notices it."""
+    sock = ws.transport.get_extra_info("socket")
+    if sock is not None:
+        with contextlib.suppress(OSError, AttributeError):
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, KERNEL_SEND_BUFFER)
+
+
+async def _close_policy(ws: ServerConnection, outbox: Outbox, reason: str) -> None:
+    """Close with 1008 and read (and drop) what the client still sends meanwhile.
+
+    A flood fills the receive queue, which stops websockets reading the socket;
+    without draining it the client's close frame is never read and the
+    connection lingers for the whole close timeout before it is dropped.
+    """
+    outbox.close(CLOSE_POLICY, reason)
+    with contextlib.suppress(ConnectionClosed, TimeoutError):
+        async with asyncio.timeout(10):
+            async for _ in ws:
+                pass
+
+
+def _seq_of(frame: Any) -> int | None:
+    """The seq of a move that failed, so the client can match the error."""
+    try:
+        msg = decode_client(frame)
+    except ProtocolError:
+        return None
+    seq = msg.get("seq")
+    return seq if isinstance(seq, int) else None

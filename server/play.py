@@ -1,0 +1,106 @@
+"""The move path: one player's move from its checks to the store and back.
+
+Idempotent by ``seq`` (the same seq gets the same answer), guarded by the
+position's version ``v`` (a move made against an older position is refused
+and the current view follows), checked by the engine and by card
+conservation, stored by one pipelined store script.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from .game import engine
+from .game.moves import BadMove, GameOver, IllegalMove
+from .metrics import MOVES_ACCEPTED, MOVES_REJECTED
+from .player import Player
+from .protocol import ProtocolError, encode, error
+from .race import cards_conserved, progress_message
+from .store.rooms import now_ms
+
+log = logging.getLogger("patience.play")
+
+REFUSALS = {"not_started": "the race has not started yet", "race_over": "the race is over",
+            "game_over": "your game has ended", "stale_seq": "that seq is older than the last one",
+            "too_long": "this game has reached the move limit"}
+_ENGINE_ERRORS = {BadMove: "bad_move", IllegalMove: "illegal_move", GameOver: "game_over"}
+
+
+async def play(player: Player, seq: int, text: str, v: int) -> None:
+    code = player.need_room()
+    if seq == player.last_seq and player.last_answer:
+        for payload in player.last_answer:  # the same seq gets the same answer
+            player.send_bytes(payload)
+        return
+    if seq == player.last_seq and player.state is not None:
+        # Accepted before this connection (the stored seq came with a resume):
+        # that move made the current position, so its view is the same answer.
+        player.last_answer = [player.send_view(seq)]
+        return
+    if seq < player.last_seq:
+        raise ProtocolError("stale_seq", f"seq {seq} is older than the last one ({player.last_seq})")
+    now = now_ms()
+    if player.state is None or now < player.starts_at:
+        raise ProtocolError("not_started", "the race has not started yet")
+    service = player.service
+    if now >= player.ends_at:
+        await service.maybe_finish(code)
+        raise ProtocolError("race_over", "the race clock has run out")
+    if v != player.v:
+        player.send(error("stale_version", f"the position is at version {player.v}, not {v}", seq))
+        player.send_view(seq)
+        return
+    state = player.state
+    try:
+        new_state = engine.play(state, text, player.status)
+    except (BadMove, IllegalMove, GameOver) as exc:
+        code_ = _ENGINE_ERRORS[type(exc)]
+        MOVES_REJECTED.labels(code_).inc()
+        answer = encode(error(code_, str(exc), seq))
+        player.last_seq, player.last_answer = seq, [answer]
+        player.send_bytes(answer)
+        return
+    if not cards_conserved(state, new_state):
+        log.error("card conservation failed: game frozen", extra=player.log_extra())
+        await service.store.set_player_fields(code, player.n, status="frozen")
+        raise ProtocolError("internal", "this game failed a consistency check and is frozen")
+    status, moves = await service.status_and_moves(new_state)
+    if player.code != code or player.state is not state:
+        # the player left, or its state was rebuilt, while the search ran
+        raise ProtocolError("stale_version", "the position changed: send the move again")
+    fc = engine.foundation_cards(new_state)
+
+    n, total = player.n, player.total_cards  # as they are now, whenever it is encoded
+
+    def progress() -> bytes:
+        return encode(progress_message(n, status, fc, total, v + 1))
+
+    with_move = player.progress.send_with_move(fc, status)
+    try:
+        result, stored_v = await service.store.move(
+            code, player.n, v, seq, now, text, status, fc, progress() if with_move else b"")
+    except BaseException:
+        player.progress.refused()
+        raise
+    if result == "ok":
+        player.progress.accepted(code, player.n, fc, status, progress, with_move)
+        MOVES_ACCEPTED.inc()
+        player.state, player.v, player.status = new_state, stored_v, status
+        player.last_seq = seq
+        player.last_answer = [player.send_view(seq, status, moves)]
+        if status != engine.IN_PROGRESS:
+            await service.maybe_finish(code)
+        return
+    player.progress.refused()
+    if result in ("dup", "stale"):
+        # Another connection of this player, or a lost reply: the store wins.
+        await player.reload()
+        if result == "stale":
+            player.send(error("stale_version", "the position changed: here is the current one", seq))
+        player.last_seq = max(player.last_seq, seq) if result == "dup" else player.last_seq
+        answer = player.send_view(seq)
+        if result == "dup":
+            player.last_answer = [answer]
+        return
+    err = "race_over" if result == "too_long" else result
+    raise ProtocolError(err, REFUSALS.get(result, result))

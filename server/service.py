@@ -1,0 +1,201 @@
+"""The application layer: room and race operations shared by every player.
+
+Opening rooms, the race clock, finishing a race (results, boards, ratings),
+the dead-position search run in slices, and which local players sit in which
+room. Written against the store, the hub and the game core; it knows no
+socket, so it is tested without one. Players (server/player.py) call down
+into it; nothing here calls up, except through the small :class:`Seat`
+interface the hub also uses.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import secrets
+import time
+from collections.abc import Callable
+from typing import Protocol
+
+from redis.asyncio import Redis
+
+from .competition import Competition
+from .config import Settings
+from .game import engine
+from .hub import BOARDS_CHANNEL, Hub
+from .net.outbox import Outbox
+from .protocol import encode
+from .race import all_done, results_message
+from .store.boards import BoardStore
+from .store.rooms import RoomRow, RoomStore, StoreUnavailable, now_ms
+
+log = logging.getLogger("patience.service")
+
+STORE_RETRY_S = 0.25  # how often background work retries while Redis is unreachable
+BOARD_PUSH_S = 2.0
+DEAL_LOW, DEAL_HIGH = 10**19, 10**20  # PySolFC's 20-digit range
+
+
+class Seat(Protocol):
+    """A local player in a room, as the service and the hub see it."""
+
+    outbox: Outbox
+    n: int
+    code: str | None
+
+    def on_room_event(self, message: dict[str, object]) -> None: ...
+
+    async def resync(self) -> None: ...
+
+
+class RoomService:
+    def __init__(self, settings: Settings, redis: Redis, clock: Callable[[], int] = now_ms) -> None:
+        self.settings = settings
+        self.clock = clock
+        self.redis = redis
+        self.store = RoomStore(redis, race_ms=settings.race_seconds * 1000,
+                               countdown_ms=settings.countdown_ms)
+        self.boards = BoardStore(redis, self.store)
+        self.competition = Competition(self.store, self.boards, settings.secret, clock,
+                                       settings.daily_budget, settings.daily_tries)
+        self.hub = Hub(redis, self._resync_room, self._board_changed)
+        # board -> the outboxes watching it; an entry goes with its last watcher
+        self._watchers: dict[str, set[Outbox]] = {}
+        self._watching: dict[Outbox, str] = {}
+        self._board_pushed: dict[str, float] = {}
+        self.seats: dict[tuple[str, int], Seat] = {}
+        self._clocks: dict[str, asyncio.Task[None]] = {}
+
+    def start(self) -> None:
+        self.hub.start()
+
+    async def close(self) -> None:
+        for task in self._clocks.values():
+            task.cancel()
+        await self.hub.stop()
+        self.competition.close()
+        self.store.close()
+
+    # -- the rules, without stalling others ------------------------------------------
+    async def status_and_moves(self, state: engine.State) -> tuple[str, list[engine.Move]]:
+        """The engine's answer; a dead-position search (rarely up to half a
+        second) runs in slices with the other players' work in between, so one
+        player's endgame never stalls the rest. (A thread would not do: the
+        search holds the GIL, and the event loop then waits for it at every call.)"""
+        steps = engine.status_and_moves_steps(state)
+        while True:
+            try:
+                next(steps)
+            except StopIteration as done:
+                return done.value  # type: ignore[no-any-return]
+            await asyncio.sleep(0)
+
+    # -- rooms -----------------------------------------------------------------------
+    async def open_room(self, variant: str, deal: str, max_players: int, private: bool,
+                        min_players: int = 2, **extra: str | int) -> str:
+        """A room in its lobby, knowing its deal's starting foundation count."""
+        fc0 = engine.foundation_cards(engine.new_game(variant, deal))
+        return await self.store.create_room(variant, deal, max_players, private, min_players,
+                                            fc0=fc0, **extra)
+
+    @staticmethod
+    def new_deal() -> str:
+        """A deal number no one can predict: from the OS's CSPRNG."""
+        return str(DEAL_LOW + secrets.randbelow(DEAL_HIGH - DEAL_LOW))
+
+    async def attach(self, seat: Seat) -> None:
+        assert seat.code is not None
+        self.seats[(seat.code, seat.n)] = seat
+        await self.hub.add(seat.code, seat)
+
+    async def detach(self, seat: Seat) -> None:
+        assert seat.code is not None
+        key = (seat.code, seat.n)
+        if self.seats.get(key) is seat:
+            del self.seats[key]
+        await self.hub.remove(seat.code, seat)
+
+    async def _resync_room(self, code: str) -> None:
+        for member in list(self.hub.members(code)):
+            with contextlib.suppress(Exception):
+                await member.resync()
+
+    # -- the race clock and the results ---------------------------------------------------
+    def watch_clock(self, room: RoomRow) -> None:
+        """End the race when its clock runs out, even if nobody moves."""
+        task = self._clocks.get(room.code)
+        if room.phase == "finished" or (task is not None and not task.done()):
+            return
+        self._clocks[room.code] = asyncio.create_task(self._clock(room.code, room.ends_at))
+
+    async def _clock(self, code: str, ends_at: int) -> None:
+        await asyncio.sleep(max(0, ends_at - now_ms()) / 1000 + 0.05)
+        while True:  # Redis may be away when the clock runs out: the results still come
+            try:
+                await self.maybe_finish(code)
+                break
+            except StoreUnavailable:
+                await asyncio.sleep(STORE_RETRY_S)
+        self._clocks.pop(code, None)
+
+    async def maybe_finish(self, code: str) -> None:
+        room = await self.store.room(code)
+        if room is None or room.phase != "racing":
+            return
+        if not all_done(room) and now_ms() < room.ends_at:
+            return
+        if await self.store.finish(code, len(room.players)):
+            room = await self.store.room(code)
+            assert room is not None
+            results = results_message(room)
+            identified = {p.n: p.ident for p in room.players if p.ident}
+            try:
+                results.update(await self.competition.after_race(room, results["ranking"], identified))
+            except StoreUnavailable:
+                raise
+            except Exception:  # boards and ratings must never hold back the results
+                log.exception("after-race bookkeeping failed", extra={"room": code})
+            changed = results.pop("board_changed", None)
+            payload = encode(results)
+            await self.store.set_meta_fields(code, results=payload)
+            await self.store.publish(code, payload)
+            log.info("race finished", extra={"room": code})
+            if changed:
+                await self.redis.publish(BOARDS_CHANNEL, str(changed))
+
+    # -- boards ---------------------------------------------------------------------
+    def watch_board(self, outbox: Outbox, board: str) -> None:
+        """Push ``board_changed`` to this connection when that board changes
+        (one board per connection: the newest it asked for)."""
+        self.unwatch_boards(outbox)
+        self._watchers.setdefault(board, set()).add(outbox)
+        self._watching[outbox] = board
+
+    def unwatch_boards(self, outbox: Outbox) -> None:
+        board = self._watching.pop(outbox, None)
+        if board is None:
+            return
+        watchers = self._watchers.get(board)
+        if watchers is not None:
+            watchers.discard(outbox)
+            if not watchers:
+                del self._watchers[board]
+                self._board_pushed.pop(board, None)
+
+    @property
+    def watched_boards(self) -> int:
+        return len(self._watchers)
+
+    async def _board_changed(self, board: str) -> None:
+        # at most one push per board every BOARD_PUSH_S seconds per process
+        watchers = self._watchers.get(board)
+        if not watchers:
+            return
+        now = time.monotonic()
+        if now - self._board_pushed.get(board, 0.0) < BOARD_PUSH_S:
+            return
+        self._board_pushed[board] = now
+        payload = encode({"t": "board_changed", "board": board})
+        for outbox in watchers:
+            outbox.send(payload)

@@ -1,0 +1,131 @@
+"""The outbox, fed by hand: a fake socket whose buffer fills and drains on command."""
+
+from __future__ import annotations
+
+import asyncio
+
+from websockets.protocol import State
+
+from server.net.outbox import Outbox
+from server.protocol import CLOSE_SLOW
+
+
+class FakeSocket:
+    def __init__(self) -> None:
+        self.state = State.OPEN
+        self.written: list[bytes] = []
+        self.buffer = 0  # bytes the "kernel" has not taken yet
+        self.drained = asyncio.Event()
+        self.closes: list[tuple[int, str]] = []
+        self.aborted = False
+        self.answer_close = True
+
+    def write_now(self, payload: bytes) -> None:
+        self.written.append(payload)
+
+    def buffered(self) -> int:
+        return self.buffer
+
+    async def drain(self) -> None:
+        await self.drained.wait()
+
+    async def close(self, code: int, reason: str) -> None:
+        self.closes.append((code, reason))
+        if not self.answer_close:
+            await asyncio.sleep(3600)  # a client that never answers the closing handshake
+        self.state = State.CLOSED
+
+    def abort(self) -> None:
+        self.aborted = True
+        self.state = State.CLOSED
+
+    def unblock(self) -> None:
+        self.buffer = 0
+        self.drained.set()
+
+
+async def settle() -> None:
+    for _ in range(5):
+        await asyncio.sleep(0)
+
+
+async def test_a_client_that_keeps_up_is_written_at_once() -> None:
+    sock = FakeSocket()
+    box = Outbox(sock)
+    box.send(b"a")
+    box.send_progress(2, b"p")
+    assert sock.written == [b"a", b"p"] and box.queued_frames == 0
+
+
+async def test_frames_wait_in_order_while_the_socket_is_full_and_go_when_it_drains() -> None:
+    sock = FakeSocket()
+    sock.buffer = 10**6
+    box = Outbox(sock, high_water=1000)
+    for i in range(3):
+        box.send(b"m%d" % i)
+    await settle()
+    assert sock.written == [] and box.queued_frames == 3
+    sock.unblock()
+    box.send(b"m3")  # behind the queued ones, never ahead of them
+    await settle()
+    assert sock.written == [b"m0", b"m1", b"m2", b"m3"]
+    assert box.queued_bytes == 0
+
+
+async def test_a_newer_progress_of_a_player_replaces_the_queued_one() -> None:
+    sock = FakeSocket()
+    sock.buffer = 10**6
+    box = Outbox(sock, high_water=1000)
+    box.send_progress(2, b"p2-old")
+    box.send_progress(3, b"p3")
+    box.send(b"room")
+    box.send_progress(2, b"p2-new")
+    assert box.queued_bytes == len(b"p3") + len(b"room") + len(b"p2-new")
+    sock.unblock()
+    await settle()
+    assert sock.written == [b"p3", b"room", b"p2-new"]
+
+
+async def test_past_its_bound_the_connection_is_closed_with_1013_without_waiting() -> None:
+    sock = FakeSocket()
+    sock.buffer = 10**6
+    sock.answer_close = False
+    box = Outbox(sock, max_bytes=100, high_water=1000, close_grace_s=0.05)
+    for _ in range(10):
+        box.send(b"x" * 20)  # returns at once every time
+    assert box.closed_for is not None and box.queued_bytes == 0
+    await settle()
+    assert sock.closes and sock.closes[0][0] == CLOSE_SLOW
+    await asyncio.sleep(0.1)
+    assert sock.aborted  # the close frame could not get through: cut off after the grace
+    box.send(b"late")
+    assert box.queued_frames == 0 and sock.written == []
+
+
+async def test_too_many_frames_also_closes() -> None:
+    sock = FakeSocket()
+    sock.buffer = 10**6
+    box = Outbox(sock, max_frames=5, high_water=1000)
+    for _ in range(6):
+        box.send(b"y")
+    assert box.closed_for is not None
+    await settle()
+    assert sock.closes[0][0] == CLOSE_SLOW
+
+
+async def test_a_socket_that_takes_nothing_for_the_stall_time_is_closed() -> None:
+    sock = FakeSocket()
+    sock.buffer = 10**6
+    box = Outbox(sock, high_water=1000, stall_s=0.05)
+    box.send(b"z")
+    await asyncio.sleep(0.15)
+    assert box.closed_for is not None and "read nothing" in box.closed_for
+    assert sock.closes[0][0] == CLOSE_SLOW
+
+
+async def test_a_closed_socket_gets_nothing() -> None:
+    sock = FakeSocket()
+    sock.state = State.CLOSING
+    box = Outbox(sock)
+    box.send(b"a")
+    assert sock.written == []
