@@ -129,12 +129,14 @@ class Session:
                 raise ProtocolError("bad_token", "the resume token is unknown or expired")
             self.hello = True
             await self.send({"t": "welcome", "proto": PROTOCOL_VERSION, "server_time": now_ms(),
-                             "resumed": True, "identified": self.identified})
+                             "resumed": True, "identified": self.identified,
+                             "server_id": self.server.competition.server_id})
             await self._attach(code, n, token)
             return
         self.hello = True
         await self.send({"t": "welcome", "proto": PROTOCOL_VERSION, "server_time": now_ms(),
-                         "resumed": False, "identified": self.identified})
+                         "resumed": False, "identified": self.identified,
+                         "server_id": self.server.competition.server_id})
 
     @staticmethod
     def _parse_token(token: str) -> tuple[str, int, str]:
