@@ -11,8 +11,7 @@ async def test_every_process_of_a_deployment_gives_one_id_and_another_secret_ano
     one, two = await make_server(secret="s1"), await make_server(secret="s1")
     other, none = await make_server(secret="s2"), await make_server(secret="")
     ids = []
-    for app, address in ((one, ws_url(one)), (one, f"ws://localhost:{one.port}"), (two, ws_url(two)),
-                         (other, ws_url(other)), (none, ws_url(none))):
+    for address in (ws_url(one), f"ws://localhost:{one.port}", ws_url(two), ws_url(other), ws_url(none)):
         bot = Bot(address, "ann")
         try:
             ids.append((await bot.connect()).get("server_id"))
