@@ -132,7 +132,7 @@ async def test_claim_play_the_daily_and_find_yourself_on_the_board(server_url: s
         await ann.daily(VARIANT)
         await ann.wait_for(lambda st: (st.room or {}).get("daily") is not None, 10)
         assert (ann.state.room or {})["ranked"] is False
-        assert "Practice: this attempt is not ranked" in screen(ann.state)
+        assert "Practice: only your first attempt" in screen(ann.state)
     finally:
         await ann.close(keep_seat=False)
         await watcher.close(keep_seat=False)
