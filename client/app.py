@@ -211,11 +211,13 @@ class RaceApp:
         self.app.timeoutlen = 0.05
 
     # -- drawing --------------------------------------------------------------------
-    def _width(self) -> int:
+    def _size(self) -> tuple[int, int | None]:
+        """The terminal's columns and rows (80 and no limit when it cannot say)."""
         try:
-            return max(self.app.output.get_size().columns, 40)
+            size = self.app.output.get_size()
+            return max(size.columns, 40), max(size.rows, 10)
         except Exception:  # no terminal size (e.g. a dummy output)
-            return 80
+            return 80, None
 
     def refresh(self) -> bool:
         """Recompute the screen model; ask for a redraw only if it changed."""
@@ -224,11 +226,13 @@ class RaceApp:
         from .state import mode
 
         current = mode(self.session.state)
-        if current != self._mode:  # a new screen: drop selections and hints of the old one
+        if current != self._mode:  # a new screen: drop selections, hints and notices of the old one
             self._mode = current
             self.ui = settle(self.ui, current)
+            self.session.state.expire_notice()
             self._board_on_screen()
-        model = render(self.session.state, self.ui, now_ms=_now_ms(), width=self._width(),
+        width, height = self._size()
+        model = render(self.session.state, self.ui, now_ms=_now_ms(), width=width, height=height,
                        ascii_only=self.ascii_only)
         if model == self.model:
             return False
@@ -251,7 +255,10 @@ class RaceApp:
         from .state import mode
 
         state = self.session.state
+        menu = self.ui.menu
         self.ui, commands = press(self.ui, key, mode=mode(state), view=state.view, ctx=context_of(state))
+        if self.ui.menu != menu:  # another lobby screen: the last one's notice stays with it
+            state.tell("")
         self._board_on_screen()
         if commands:
             self._spawn(self.do_all(commands))

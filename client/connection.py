@@ -300,7 +300,7 @@ class ClientSession:
             code = ws.close_code
             if code in _FINAL_CLOSES:
                 self.state.conn = "closed"
-                self.state.notice, self.state.notice_error = _FINAL_CLOSES[code], True
+                self.state.tell(_FINAL_CLOSES[code], error=True)
                 self._changed_now()
                 return
             reconnected = await self._reconnect()
@@ -321,11 +321,11 @@ class ClientSession:
                 return await self._open()
             except NameTaken as exc:  # trying again cannot help
                 self.state.conn = "closed"
-                self.state.notice, self.state.notice_error = str(exc), True
+                self.state.tell(str(exc), error=True)
                 self._changed_now()
                 return None
             except _Refused as exc:
-                self.state.notice, self.state.notice_error = str(exc), True
+                self.state.tell(str(exc), error=True)
             except (OSError, TimeoutError, WebSocketException, ValueError):
                 pass
 
@@ -422,7 +422,7 @@ class ClientSession:
         """Send one message; False (and a notice) when the connection is down."""
         ws = self._ws
         if ws is None:
-            self.state.notice, self.state.notice_error = "not connected: wait for the reconnect", True
+            self.state.tell("not connected: wait for the reconnect", error=True)
             self._changed_now()
             return False
         try:

@@ -333,7 +333,7 @@ HELP: Final = (
     "  Or type the move: : (or Enter, or just start typing) then e.g. w-t3, t2-f1, t1-t4:3 "
     "(a run of 3), s-t3, draw, redeal, deal, deal:round, deal:all.",
     "",
-    "  space  draw (or deal one card)       R      redeal: turn the waste over (spends a redeal)",
+    "  space  draw (or deal one card)       R      redeal (turns the waste over)",
     "  n / N  deal a round / everything     X      resign (asks first)",
     "  q      quit (your seat is kept)      ?      this help; any key closes it",
     "",
