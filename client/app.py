@@ -54,6 +54,7 @@ STYLE: Final = {
     "card.red": "bg:#ffffff #cc0000 bold",
     "card.black": "bg:#ffffff #000000 bold",
     "card": "bg:#ffffff #000000",
+    "top": "underline",  # a pile's top card: the one that moves
     "empty": "#888888",
     "bar.done": "ansigreen",
     "bar.todo": "#555555",

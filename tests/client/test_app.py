@@ -141,3 +141,9 @@ async def test_boards_and_names_through_the_app(fake: FakeServer, tmp_path: Path
                 app.app.exit(result=1)
                 await running
             await session.close()
+
+
+def test_a_piles_top_card_has_a_style_of_its_own() -> None:
+    from client.app import STYLE
+
+    assert "underline" in STYLE["top"]
