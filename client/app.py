@@ -54,6 +54,7 @@ STYLE: Final = {
     "card.red": "bg:#ffffff #cc0000 bold",
     "card.black": "bg:#ffffff #000000 bold",
     "card": "bg:#ffffff #000000",
+    "top": "underline",  # a pile's top card: the one that moves
     "empty": "#888888",
     "bar.done": "ansigreen",
     "bar.todo": "#555555",
@@ -78,25 +79,64 @@ def _default_name() -> str:
     return (name or "player")[:24]
 
 
+KEY_ON_COMMAND_LINE: Final = ("patience: warning: a key given with --key can be read by every user of this "
+                               "machine (ps); use --key-file FILE, $PATIENCE_KEY or --ask-key")
+
+
+def _read_key(p: argparse.ArgumentParser, args: argparse.Namespace) -> str | None:
+    """The key from --key-file, --ask-key, --key (warned against) or $PATIENCE_KEY, in that order.
+
+    A key is a password: a command line is readable by every user of the machine,
+    a file of mode 0600 or the environment only by its owner.
+    """
+    given = [flag for flag, on in (("--key-file", args.key_file is not None), ("--ask-key", args.ask_key),
+                                   ("--key", args.key is not None)) if on]
+    if len(given) > 1:
+        p.error(f"give the key one way only, not {' and '.join(given)}")
+    key: str | None
+    if args.key_file is not None:
+        try:
+            if args.key_file == "-":
+                key = sys.stdin.readline()
+            else:
+                with open(args.key_file, encoding="utf-8") as fh:
+                    key = fh.readline()
+        except OSError as exc:
+            p.error(f"cannot read the key file {args.key_file}: {exc.strerror or exc}")
+    elif args.ask_key:
+        key = getpass.getpass("key of your claimed name: ")
+    elif args.key is not None:
+        print(KEY_ON_COMMAND_LINE, file=sys.stderr)
+        key = args.key
+    else:
+        key = os.environ.get("PATIENCE_KEY") or None
+    if key is None:
+        return None
+    key = key.strip()
+    if not 1 <= len(key) <= 64:
+        p.error("a key has 1 to 64 characters")
+    return key
+
+
 def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     p = argparse.ArgumentParser(prog="patience", description="Race patience games from your terminal.")
     p.add_argument("--server", default=DEFAULT_SERVER,
                    help=f"the server's websocket address (default: {DEFAULT_SERVER}, or $PATIENCE_SERVER)")
     p.add_argument("--name", default=None, help="the name opponents see (default: your user name)")
     p.add_argument("--ascii", action="store_true", help="letters instead of suit glyphs (S H D C)")
-    p.add_argument("--key", default=None,
-                   help="the key of your claimed name, e.g. on another computer (it is in keys.json in "
-                        "the config directory of the one that claimed it); kept once the server takes it")
+    p.add_argument("--key-file", default=None, metavar="FILE",
+                   help="read the key of your claimed name from FILE ('-': standard input), e.g. on another "
+                        "computer (it is in keys.json in the config directory of the one that claimed it); "
+                        "kept once the server takes it. $PATIENCE_KEY works too")
+    p.add_argument("--ask-key", action="store_true", help="type the key of your claimed name at a prompt")
+    p.add_argument("--key", default=None, help=argparse.SUPPRESS)  # visible in ps: warned against
     p.add_argument("--config-dir", default=None, help=argparse.SUPPRESS)  # tests: where tokens live
     args = p.parse_args(argv)
     name = (args.name if args.name is not None else _default_name()).strip()
     if not name or len(name) > 24:
         p.error("--name must be 1 to 24 characters")
     args.name = name
-    if args.key is not None:
-        args.key = args.key.strip()
-        if not 1 <= len(args.key) <= 64:
-            p.error("--key must be 1 to 64 characters")
+    args.key = _read_key(p, args)
     if "://" not in args.server:  # host:port is enough
         args.server = "ws://" + args.server
     return args
@@ -172,11 +212,13 @@ class RaceApp:
         self.app.timeoutlen = 0.05
 
     # -- drawing --------------------------------------------------------------------
-    def _width(self) -> int:
+    def _size(self) -> tuple[int, int | None]:
+        """The terminal's columns and rows (80 and no limit when it cannot say)."""
         try:
-            return max(self.app.output.get_size().columns, 40)
+            size = self.app.output.get_size()
+            return max(size.columns, 40), max(size.rows, 10)
         except Exception:  # no terminal size (e.g. a dummy output)
-            return 80
+            return 80, None
 
     def refresh(self) -> bool:
         """Recompute the screen model; ask for a redraw only if it changed."""
@@ -185,11 +227,13 @@ class RaceApp:
         from .state import mode
 
         current = mode(self.session.state)
-        if current != self._mode:  # a new screen: drop selections and hints of the old one
+        if current != self._mode:  # a new screen: drop selections, hints and notices of the old one
             self._mode = current
             self.ui = settle(self.ui, current)
+            self.session.state.expire_notice()
             self._board_on_screen()
-        model = render(self.session.state, self.ui, now_ms=_now_ms(), width=self._width(),
+        width, height = self._size()
+        model = render(self.session.state, self.ui, now_ms=_now_ms(), width=width, height=height,
                        ascii_only=self.ascii_only)
         if model == self.model:
             return False
@@ -212,7 +256,10 @@ class RaceApp:
         from .state import mode
 
         state = self.session.state
+        menu = self.ui.menu
         self.ui, commands = press(self.ui, key, mode=mode(state), view=state.view, ctx=context_of(state))
+        if self.ui.menu != menu:  # another lobby screen: the last one's notice stays with it
+            state.tell("")
         self._board_on_screen()
         if commands:
             self._spawn(self.do_all(commands))
@@ -313,11 +360,12 @@ def _preload_ui() -> None:
 
 
 async def run(args: argparse.Namespace) -> int:
-    from .config import CommitmentBook, KeyStore, TokenStore
+    from .config import CommitmentBook, KeyStore, ServerBook, TokenStore
     from .connection import ClientSession, ServerUnreachable
 
     session = ClientSession(args.server, args.name, tokens=TokenStore(args.config_dir),
                             keys=KeyStore(args.config_dir), commitments=CommitmentBook(args.config_dir),
+                            servers=ServerBook(args.config_dir),
                             key=args.key)
     try:
         # the terminal library loads in a thread while the handshake waits on the network

@@ -15,6 +15,18 @@ with mode 0600 in a directory of mode 0700:
 * ``commitments.json``: the daily commitments this client has seen,
   ``{server: {"DATE|VARIANT": sha256}}``, so the next day's reveal can be
   checked against what was published in advance (a week is kept).
+* ``servers.json``: which server each address reached, ``{address: {"id"}}``,
+  from ``welcome.server_id``.
+
+Names are the server's, not the address's: ``ws://127.0.0.1:8765`` and
+``ws://localhost:8765`` reach the same names. So keys and commitments are
+filed under ``id:<server_id>`` once a server has told its id, and entries
+filed under an address before (older clients, servers without an id) move
+there the first time that address says which server it is. An address not
+seen yet is looked up by its spelling first; when the server then refuses
+the name, the session asks the server its id and tries the key kept for it
+(see :mod:`client.connection`). Resume tokens stay by address: they live a
+day and belong to one command line.
 
 A config directory that cannot be read or written only costs persistence: the
 stores then keep their data in memory for this run.
@@ -35,9 +47,11 @@ __all__ = [
     "MAX_TOKEN_AGE_S",
     "CommitmentBook",
     "KeyStore",
+    "ServerBook",
     "TokenStore",
     "default_config_dir",
     "server_key",
+    "where",
 ]
 
 APP_DIR_NAME: Final = "patience-race"
@@ -58,6 +72,11 @@ def server_key(url: str) -> str:
         return url.lower()
     host, slash, path = rest.partition("/")
     return f"{scheme.lower()}://{host.lower()}{slash}{path}"
+
+
+def where(url: str, server_id: str | None) -> str:
+    """The config key of a server: its id when known, else its address."""
+    return f"id:{server_id}" if server_id else server_key(url)
 
 
 def _pid_alive(pid: int) -> bool:
@@ -102,6 +121,23 @@ class _JsonStore:
             return self._memory
         return {k: v for k, v in raw.items() if isinstance(k, str) and isinstance(v, dict)}
 
+    def adopt(self, url: str, server_id: str) -> None:
+        """File what was kept under the address ``url`` under the server's id instead.
+
+        An entry already kept under the id stays unless the address's one is newer
+        (commitments carry no date: the one under the id, seen first or not, stays).
+        """
+        data = self._read()
+        old = data.pop(server_key(url), None)
+        if not old:
+            return
+        target = data.setdefault(where(url, server_id), {})
+        for name, entry in old.items():
+            mine = target.get(name)
+            if mine is None or (isinstance(mine, dict) and _saved(entry) > _saved(mine)):
+                target[name] = entry
+        self._write(data)
+
     def _write(self, data: dict[str, dict[str, Any]]) -> None:
         self._memory = data
         path = self.path
@@ -121,6 +157,31 @@ class _JsonStore:
                 raise
         except OSError:
             pass  # the data stay in memory for this run
+
+
+def _saved(entry: Any) -> float:
+    value = entry.get("saved_at") if isinstance(entry, dict) else None
+    return float(value) if isinstance(value, int | float) else 0.0
+
+
+class ServerBook(_JsonStore):
+    """Which server (by ``welcome.server_id``) each address reached last."""
+
+    FILE_NAME = "servers.json"
+
+    @classmethod
+    def in_memory(cls) -> ServerBook:
+        return cls(persist=False)
+
+    def id_of(self, url: str) -> str | None:
+        value = self._read().get(server_key(url), {}).get("id")
+        return value if isinstance(value, str) and value else None
+
+    def note(self, url: str, server_id: str) -> None:
+        data = self._read()
+        if data.get(server_key(url), {}).get("id") != server_id:
+            data[server_key(url)] = {"id": server_id, "saved_at": int(time.time())}
+            self._write(data)
 
 
 class TokenStore(_JsonStore):
@@ -209,6 +270,12 @@ class KeyStore(_JsonStore):
             del names[k]  # one entry per name, spelt as claimed last
         names[name] = {"key": key, "saved_at": int(time.time())}
         self._write(data)
+
+    def known_ids(self, name: str) -> list[str]:
+        """The server ids under which a key for ``name`` is kept."""
+        folded = name.casefold()
+        return [k.removeprefix("id:") for k, names in self._read().items()
+                if k.startswith("id:") and any(n.casefold() == folded for n in names)]
 
     def rating(self, server: str, name: str) -> float | None:
         entry = self._entry(self._read(), server, name)

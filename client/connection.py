@@ -8,9 +8,15 @@ by itself (exponential backoff with jitter, ``state.conn == "reconnecting"``
 meanwhile) and resumes with the room's token. Tokens are kept per server and
 name in a :class:`~client.config.TokenStore`.
 
-A claimed name's key (from ``claimed``, or given with ``--key``) is kept in a
-:class:`~client.config.KeyStore` and sent in every hello for that name; a hello
-refused with ``name_taken`` is :class:`NameTaken`, one sentence for the player.
+A claimed name's key (from ``claimed``, or given by the player) is kept in a
+:class:`~client.config.KeyStore` under the server's id (``welcome.server_id``)
+and sent in every hello for that name. Which id an address leads to is learnt
+from its welcome; for an address not seen before, the key is looked up by its
+spelling, and a ``name_taken`` answer then makes the session ask the server
+its id (a hello without a name, on a connection of its own) and try the key
+kept under that id: a key is only ever sent to the server it belongs to. A
+hello still refused with ``name_taken`` is :class:`NameTaken`, one sentence
+for the player.
 The session also watches the board page on screen: a ``board_changed`` push
 for it is answered by asking for the page again, once per push.
 """
@@ -33,7 +39,7 @@ from websockets.exceptions import ConnectionClosed, InvalidStatus, InvalidURI, W
 
 from server.protocol import MAX_FRAME_BYTES, MAX_NAME_CHARS, PROTOCOL_VERSION, encode
 
-from .config import CommitmentBook, KeyStore, TokenStore
+from .config import CommitmentBook, KeyStore, ServerBook, TokenStore, where
 from .state import BOARD_PAGE, RaceState, apply, board_id, mode
 
 __all__ = [
@@ -62,9 +68,9 @@ class NameTaken(ServerUnreachable):
 def name_taken_sentence(name: str, url: str, sent_key: bool) -> str:
     if sent_key:
         return (f"The name {name!r} is claimed on {url} and it refused the key kept for it: "
-                "start with another --name, or give the right key with --key.")
+                "start with another --name, or give the right key with --key-file.")
     return (f"The name {name!r} is claimed on {url} by someone else: start with another --name, "
-            "or, if it is yours, give its key with --key.")
+            "or, if it is yours, give its key with --key-file (or $PATIENCE_KEY).")
 
 
 def decode_server(frame: bytes | str) -> dict[str, Any]:
@@ -123,6 +129,7 @@ class ClientSession:
         tokens: TokenStore | None = None,
         keys: KeyStore | None = None,
         commitments: CommitmentBook | None = None,
+        servers: ServerBook | None = None,
         key: str | None = None,
         on_change: Callable[[], object] | None = None,
         backoff_initial: float = 0.25,
@@ -143,9 +150,12 @@ class ClientSession:
         self.token: str | None = self.tokens.load(url, self.name) if resume else None
         self.keys = keys if keys is not None else KeyStore.in_memory()
         self.commitments = commitments if commitments is not None else CommitmentBook.in_memory()
-        self.key: str | None = key or self.keys.load(url, self.name)
-        self._key_given = bool(key)  # --key: kept once the server has accepted it
-        rating = self.keys.rating(url, self.name)
+        self.servers = servers if servers is not None else ServerBook.in_memory()
+        self.server_id: str | None = self.servers.id_of(url)  # as last seen; welcome confirms it
+        self.key: str | None = key or self.keys.load(self.where, self.name) or self.keys.load(url, self.name)
+        self._key_given = bool(key)  # given by the player: kept once the server has accepted it
+        self._asked_id = False  # the server was asked its id after a name_taken
+        rating = self.keys.rating(self.where, self.name)
         if rating is not None:
             self.state.ratings_seen[self.name.casefold()] = rating
         self.watching: dict[str, Any] | None = None  # the board request on screen
@@ -156,6 +166,11 @@ class ClientSession:
         self._closing = False
         self._changed = asyncio.Event()
         self._seq = 0
+
+    @property
+    def where(self) -> str:
+        """Where this server's keys and commitments are kept: its id, else its address."""
+        return where(self.url, self.server_id)
 
     # -- life cycle ---------------------------------------------------------------
     async def connect(self) -> None:
@@ -219,19 +234,54 @@ class ClientSession:
                 continue
             if first.get("t") == "error" and first.get("code") == "name_taken":
                 await ws.close()
+                if await self._key_by_server_id():
+                    continue
                 raise NameTaken(name_taken_sentence(self.name, self.url, bool(self.key)))
             if first.get("t") == "error":
                 await ws.close()
                 reason = first.get("message") or first.get("code")
                 raise _Refused(f"The server at {self.url} refused us: {reason}.")
             self._ws = ws
+            if first.get("t") == "welcome":
+                self._learn_server_id(first.get("server_id"))
             if first.get("t") == "welcome" and self.key:
                 self.state.claimed = True  # the server took the name's key
                 if self._key_given:
-                    self.keys.save(self.url, self.name, self.key)
+                    self.keys.save(self.where, self.name, self.key)
                     self._key_given = False
             self._handle(first)
             return ws
+
+    def _learn_server_id(self, server_id: Any) -> None:
+        """Welcome said which server this is: file what was kept by address under its id."""
+        if not isinstance(server_id, str) or not server_id:
+            return
+        self.server_id = server_id
+        self.servers.note(self.url, server_id)
+        self.keys.adopt(self.url, server_id)
+        self.commitments.adopt(self.url, server_id)
+
+    async def _key_by_server_id(self) -> bool:
+        """After ``name_taken`` without a key: ask the server its id, take the key kept for it.
+
+        Only a key kept under the id the server gives is sent, so no key goes to a
+        server other than the one that issued it. True when there is a key to try.
+        """
+        if self.key or self._asked_id or not self.keys.known_ids(self.name):
+            return False
+        self._asked_id = True
+        ws = await connect(self.url, open_timeout=self.open_timeout, compression=None,
+                           max_size=4 * MAX_FRAME_BYTES)
+        try:  # a hello without a name is a guest's: it cannot be refused for the name
+            await ws.send(encode({"t": "hello", "proto": PROTOCOL_VERSION}))
+            first = decode_server(await asyncio.wait_for(ws.recv(), self.open_timeout))
+        finally:
+            await ws.close()
+        if first.get("t") != "welcome":
+            return False
+        self._learn_server_id(first.get("server_id"))
+        self.key = self.keys.load(self.where, self.name) if self.server_id else None
+        return self.key is not None
 
     async def _run(self, ws: ClientConnection) -> None:
         while True:
@@ -250,7 +300,7 @@ class ClientSession:
             code = ws.close_code
             if code in _FINAL_CLOSES:
                 self.state.conn = "closed"
-                self.state.notice, self.state.notice_error = _FINAL_CLOSES[code], True
+                self.state.tell(_FINAL_CLOSES[code], error=True)
                 self._changed_now()
                 return
             reconnected = await self._reconnect()
@@ -271,11 +321,11 @@ class ClientSession:
                 return await self._open()
             except NameTaken as exc:  # trying again cannot help
                 self.state.conn = "closed"
-                self.state.notice, self.state.notice_error = str(exc), True
+                self.state.tell(str(exc), error=True)
                 self._changed_now()
                 return None
             except _Refused as exc:
-                self.state.notice, self.state.notice_error = str(exc), True
+                self.state.tell(str(exc), error=True)
             except (OSError, TimeoutError, WebSocketException, ValueError):
                 pass
 
@@ -295,7 +345,7 @@ class ClientSession:
         elif kind == "results" and self.key:
             for change in self.state.rating_changes:
                 if change.name.casefold() == self.name.casefold():
-                    self.keys.save_rating(self.url, self.name, change.value)
+                    self.keys.save_rating(self.where, self.name, change.value)
         elif kind == "board_changed":
             self._board_changed(msg.get("board"))
         self._changed_now()
@@ -306,7 +356,7 @@ class ClientSession:
             return
         self.name = name  # a typed name: this connection now plays under it
         self.key = key
-        self.keys.save(self.url, name, key)
+        self.keys.save(self.where, name, key)
 
     def _note_commitments(self, msg: dict[str, Any]) -> None:
         """Remember today's commitment; look up the one seen for yesterday's reveal."""
@@ -315,12 +365,12 @@ class ClientSession:
             return
         yesterday = msg.get("yesterday")
         if isinstance(yesterday, dict) and isinstance(yesterday.get("date"), str):
-            seen = self.commitments.seen(self.url, yesterday["date"], variant)
+            seen = self.commitments.seen(self.where, yesterday["date"], variant)
             if seen is not None:
                 self.state.seen_commitments[f"{yesterday['date']}|{variant}"] = seen
         if isinstance(date, str) and isinstance(commitment, str):
-            self.commitments.note(self.url, date, variant, commitment)
-            first = self.commitments.seen(self.url, date, variant) or commitment
+            self.commitments.note(self.where, date, variant, commitment)
+            first = self.commitments.seen(self.where, date, variant) or commitment
             self.state.seen_commitments[f"{date}|{variant}"] = first
 
     def _board_changed(self, board: Any) -> None:
@@ -372,7 +422,7 @@ class ClientSession:
         """Send one message; False (and a notice) when the connection is down."""
         ws = self._ws
         if ws is None:
-            self.state.notice, self.state.notice_error = "not connected: wait for the reconnect", True
+            self.state.tell("not connected: wait for the reconnect", error=True)
             self._changed_now()
             return False
         try:

@@ -7,8 +7,11 @@ picks the one foundation the server lists as legal; otherwise a digit names
 it). After the first key the legal targets from the view's ``legal_moves`` are
 highlighted. A target that is not legal is still sent: the server says why.
 The move text can be typed too: ``:`` (or Enter, or any letter that is not a
-hotkey) opens the input line. Space draws, deals or redeals; ``n``/``N`` deal a
-round or everything (Corner Stones).
+hotkey) opens the input line. Space draws (or deals, in Corner Stones);
+``n``/``N`` deal a round or everything. A redeal spends one of the few passes
+a game allows, so it has a key of its own, ``R``, and space on an empty stock
+only says so. ``f`` with nothing selected asks which foundation to move from
+only where a foundation's card can move at all.
 
 The lobby also leads to today's challenge (pick a variant: its info screen,
 then start it), the boards (a daily board, ratings, daily wins; ``n``/``p``
@@ -40,6 +43,7 @@ __all__ = [
     "draw_action",
     "pile_key",
     "press",
+    "redeals_left",
     "settle",
     "targets",
 ]
@@ -188,15 +192,21 @@ def choose_move(src: str, dst: str, legal: list[str]) -> str:
 
 
 def draw_action(view: dict[str, Any]) -> str:
-    """What space does: the legal one of draw, deal, redeal (else a sensible guess)."""
+    """What space does: the legal one of draw and deal, else the one the variant has.
+
+    Never ``redeal``: that spends a pass, and has its own key.
+    """
     legal = _legal(view)
-    for action in ("draw", "deal", "redeal"):
+    for action in ("draw", "deal"):
         if action in legal:
             return action
-    if "phase" in view:  # Corner Stones deals instead of drawing
-        return "deal"
-    stock = view.get("stock_count")
-    return "redeal" if stock == 0 and view.get("waste_count") else "draw"
+    return "deal" if "phase" in view else "draw"  # Corner Stones deals instead of drawing
+
+
+def redeals_left(view: dict[str, Any] | None) -> int | None:
+    """Redeals the game still allows (the view's ``passes_left``), None when it does not say."""
+    value = (view or {}).get("passes_left")
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
 # -- the key handler ------------------------------------------------------------------
@@ -313,8 +323,10 @@ def _lobby_key(ui: UI, key: str, ctx: Context) -> tuple[UI, list[Command]]:
         return moved, []
     if key == "enter":
         key = items[ui.cursor]
-    if key in ("q", "escape"):
+    if key == "q":
         return ui, [Command("quit")]
+    if key == "escape":  # easy to hit by accident (it goes back everywhere else): ask first
+        return replace(ui, confirm="quit", note="quit? y to quit, any other key stays"), []
     if key == "1":
         return replace(ui, menu="pick", purpose="quick", cursor=0, note=""), []
     if key == "2":
@@ -430,7 +442,13 @@ def _race_key(ui: UI, key: str, view: dict[str, Any]) -> tuple[UI, list[Command]
     if key in (":", "enter"):
         return _open_text(ui, "move"), []
     if key == " ":
+        if "redeal" in legal and not any(m in legal for m in ("draw", "deal")):
+            left = redeals_left(view)
+            note = "the stock is empty: R turns the waste over" + (f" ({left} left)" if left else "")
+            return replace(clear, note=note), []
         return clear, [Command("move", draw_action(view))]
+    if key == "R":
+        return clear, [Command("move", "redeal")]
     if key == "n":
         return clear, [Command("move", "deal:round")]
     if key == "N":
@@ -444,6 +462,8 @@ def _race_key(ui: UI, key: str, view: dict[str, Any]) -> tuple[UI, list[Command]
     if ui.want_foundation:
         if len(key) == 1 and key.isdigit() and f"f{key}" in piles:
             if ui.pending is None:
+                if not any(m.startswith(f"f{key}-") for m in legal):  # foundation cards stay put
+                    return replace(clear, note=f"no card can move from f{key}: pick a pile first"), []
                 return replace(ui, pending=f"f{key}", want_foundation=False, note=""), []
             return clear, [Command("move", choose_move(ui.pending, f"f{key}", legal))]
         return replace(ui, want_foundation=False, note="press a foundation's number"), []

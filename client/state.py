@@ -9,6 +9,13 @@ Besides the race it keeps the competition side: whether this connection plays
 a claimed name, the daily challenge's info per variant, the last board page,
 and the ratings seen (so a race's result can show each rating's change: the
 server sends only the new value).
+
+A notice (the last thing to tell the player) belongs to the screen it was
+given on: it records the screen (mode and room) it came on, and goes as soon
+as the player is on another one (:meth:`RaceState.expire_notice`, after every
+message and, from the app, after every key that changes the screen). So a
+rematch notice, a claim notice or an old illegal-move error never follows the
+player into the next race or menu.
 """
 
 from __future__ import annotations
@@ -62,6 +69,7 @@ class RaceState:
     record: dict[str, Any] | None = None
     notice: str = ""  # the last thing to tell the player (server text: escape before drawing)
     notice_error: bool = False
+    notice_where: tuple[str, str | None] | None = None  # the screen (mode, room) the notice came on
     last_error: str = ""  # code of the last error message
     claimed: bool = False  # this connection plays a claimed name (it sent the name's key)
     daily_info: dict[str, dict[str, Any]] = field(default_factory=dict)  # by variant
@@ -69,6 +77,16 @@ class RaceState:
     board: dict[str, Any] | None = None  # the last board page
     ratings_seen: dict[str, float] = field(default_factory=dict)  # casefolded name -> ordinal
     rating_changes: list[RatingChange] = field(default_factory=list)  # of the current results
+
+    def tell(self, text: str, error: bool = False) -> None:
+        """A notice for the screen the player is on now."""
+        self.notice, self.notice_error = text, error
+        self.notice_where = (mode(self), self.code) if text else None
+
+    def expire_notice(self) -> None:
+        """Forget a notice that belongs to another screen than the current one."""
+        if self.notice and self.notice_where not in (None, (mode(self), self.code)):
+            self.tell("")
 
     def server_now(self, local_ms: int) -> int:
         return local_ms + self.clock_offset_ms
@@ -95,6 +113,11 @@ def _int(value: Any) -> int | None:
 
 def apply(state: RaceState, msg: dict[str, Any], local_ms: int) -> None:
     """Fold one decoded server message into ``state``; unknown messages are ignored."""
+    _apply(state, msg, local_ms)
+    state.expire_notice()
+
+
+def _apply(state: RaceState, msg: dict[str, Any], local_ms: int) -> None:
     kind = msg.get("t")
     server_time = _int(msg.get("server_time"))
     if server_time is not None and kind in ("welcome", "room", "pong"):
@@ -109,7 +132,7 @@ def apply(state: RaceState, msg: dict[str, Any], local_ms: int) -> None:
                 state._reset_race()
                 state.room = None
                 if state.notice_error:  # complaints about the old room are moot
-                    state.notice, state.notice_error = "", False
+                    state.tell("")
             state.code = code
         state.me = _int(msg.get("player"))
     elif kind == "room":
@@ -124,8 +147,7 @@ def apply(state: RaceState, msg: dict[str, Any], local_ms: int) -> None:
             state.view = view
             state.v = _int(msg.get("v")) or 0
             if msg.get("seq") is not None and state.notice_error:
-                state.notice = ""  # an accepted move clears the last complaint
-                state.notice_error = False
+                state.tell("")  # an accepted move clears the last complaint
     elif kind == "progress":
         player = _int(msg.get("player"))
         known = state.progress.get(player or 0, {})
@@ -138,7 +160,7 @@ def apply(state: RaceState, msg: dict[str, Any], local_ms: int) -> None:
         if not again:  # a results message sent again after a resume changes no rating
             _note_ratings(state, msg.get("ratings"))
         if state.notice_error:
-            state.notice, state.notice_error = "", False
+            state.tell("")
     elif kind == "record":
         record = msg.get("record")
         if isinstance(record, dict):
@@ -146,15 +168,13 @@ def apply(state: RaceState, msg: dict[str, Any], local_ms: int) -> None:
     elif kind == "rematch":
         code = msg.get("code")
         if isinstance(code, str):
-            state.notice = f"rematch in room {code}"
-            state.notice_error = False
+            state.tell(f"rematch in room {code}")
     elif kind == "claimed":
         name = msg.get("name")
         if isinstance(name, str) and name:
             state.name = name
             state.claimed = True
-            state.notice = f"the name {name} is yours on this server: its key is kept on this computer"
-            state.notice_error = False
+            state.tell(f"the name {name} is yours on this server: its key is kept on this computer")
     elif kind == "daily_info":
         variant = msg.get("variant")
         if isinstance(variant, str):
@@ -171,8 +191,7 @@ def apply(state: RaceState, msg: dict[str, Any], local_ms: int) -> None:
         code = str(msg.get("code", ""))
         state.last_error = code
         if code not in QUIET_ERRORS:
-            state.notice = str(msg.get("message") or code)
-            state.notice_error = True
+            state.tell(str(msg.get("message") or code), error=True)
 
 
 def _num(value: Any) -> float | None:

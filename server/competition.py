@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dt
+import hashlib
+import hmac
 import logging
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
@@ -47,6 +49,10 @@ class Competition:
         self.tries = tries
         self._pool: ProcessPoolExecutor | None = None
         self._pending: dict[tuple[str, str], asyncio.Future[DailyDeal]] = {}
+        # Names live in this deployment's store, which shares this secret: a one-way tag of the
+        # secret names the deployment, so clients key their names' keys by it, not by the URL.
+        self.server_id: str | None = (hmac.new(self.secret, b"server-id", hashlib.sha256).hexdigest()[:24]
+                                      if self.secret else None)
 
     def close(self) -> None:
         if self._pool is not None:

@@ -110,7 +110,8 @@ CLIENT_MESSAGES: Final[dict[str, dict[str, Field]]] = {
 
 # Server -> client messages: type -> the fields it carries (documentation and tests).
 SERVER_MESSAGES: Final[dict[str, str]] = {
-    "welcome": "proto, server_time, resumed, identified (the claimed name proved by the key, or null)",
+    "welcome": "proto, server_time, resumed, identified (the claimed name proved by the key, or null), "
+               "server_id (the deployment's stable id, or null without a secret)",
     "joined": "code, player, token: you are player N of room CODE; keep the token to resume",
     "room": "code, variant, players_max, private, phase, players[], starts_at, ends_at, server_time",
     "view": "v, seq (the move it answers, or null), view{...}: your own position",

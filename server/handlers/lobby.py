@@ -52,7 +52,8 @@ async def on_hello(player: Player, msg: dict[str, Any]) -> None:
     player.name, player.identified = name, identified
     player.hello = True
     player.send({"t": "welcome", "proto": PROTOCOL_VERSION, "server_time": now_ms(),
-                 "resumed": bool(token), "identified": player.identified})
+                 "resumed": bool(token), "identified": player.identified,
+                 "server_id": player.service.competition.server_id})
     if token:
         await player.attach(code, n, token)
 

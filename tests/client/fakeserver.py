@@ -32,8 +32,10 @@ def now_ms() -> int:
 
 
 class FakeServer:
-    def __init__(self, *, countdown_ms: int = 150, view: dict[str, Any] | None = None) -> None:
+    def __init__(self, *, countdown_ms: int = 150, view: dict[str, Any] | None = None,
+                 server_id: str | None = None) -> None:
         self.countdown_ms = countdown_ms
+        self.server_id = server_id  # welcome.server_id (None: an older server, or one without a secret)
         self.view = copy.deepcopy(view if view is not None else VIEWS["four-seasons"])
         self.received: list[dict[str, Any]] = []
         self.hellos: list[dict[str, Any]] = []
@@ -131,7 +133,7 @@ class FakeServer:
                                               "message": "the resume token is unknown or expired"}))
                         continue
                     await ws.send(encode({"t": "welcome", "proto": 1, "server_time": now_ms(),
-                                          "resumed": token is not None}))
+                                          "resumed": token is not None, "server_id": self.server_id}))
                     if token is not None:
                         me = self.tokens[token]
                         await ws.send(encode({"t": "joined", "code": CODE, "player": me, "token": token}))

@@ -83,9 +83,8 @@ def test_arguments() -> None:
     assert parse_args(["--server", "example.org:8765"]).server == "ws://example.org:8765"
     with pytest.raises(SystemExit):
         parse_args(["--name", "x" * 25])
-    assert parse_args(["--key", " abc "]).key == "abc" and parse_args([]).key is None
     with pytest.raises(SystemExit):
-        parse_args(["--key", "k" * 65])
+        parse_args(["--key-file", "/nonexistent/key"])
 
 
 def test_main_prints_one_sentence_when_the_server_is_away(capsys: pytest.CaptureFixture[str],
@@ -142,3 +141,9 @@ async def test_boards_and_names_through_the_app(fake: FakeServer, tmp_path: Path
                 app.app.exit(result=1)
                 await running
             await session.close()
+
+
+def test_a_piles_top_card_has_a_style_of_its_own() -> None:
+    from client.app import STYLE
+
+    assert "underline" in STYLE["top"]

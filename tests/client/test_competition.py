@@ -123,7 +123,8 @@ def test_daily_screen_before_and_after_the_info() -> None:
     assert "Commitment  ffffffffffffffff\u2026 " in text and "f" * 17 not in text
     assert "Practice: guests are never ranked" in text
     assert f"deal {DEAL}   salt {SALT}" in text
-    assert f"matches the commitment {COMMIT[:16]}\u2026, checked here (the server agrees)" in text
+    assert f"checked here: SHA-256(deal|salt) matches the commitment {COMMIT[:16]}\u2026" in text
+    assert "the server's own check agrees" in text
     assert "the commitment this client was shown during that day" in text
     assert f"patience-server deal czarina {DEAL}" in text
     assert "Enter start" in text and "b today's board" in text
@@ -136,8 +137,8 @@ def test_a_reveal_that_does_not_check_out_says_so() -> None:
     apply(st, info(revealed(salt="tampered", check=False, par=31)), T0)
     st.seen_commitments["2026-11-29|czarina"] = "9" * 64
     text = screen(st, UI(menu="daily", variant="czarina"))
-    assert "check FAILED: SHA-256(deal|salt) does not match" in text
-    assert "this client was shown another commitment: 9999999999999999\u2026" in text
+    assert "FAILED: SHA-256(deal|salt) does not match" in text
+    assert "this client was shown another commitment that day: 9999999999999999\u2026" in text
     assert "par 31 foundation cards" in text
     apply(st, info(None), T0)
     assert "Yesterday: nothing to reveal" in screen(st, UI(menu="daily", variant="czarina"))
@@ -199,15 +200,14 @@ def test_a_daily_room_says_ranked_or_practice() -> None:
     assert "Share this code" not in text
     again = lobby(claimed=True)
     in_daily_room(again, ranked=False)
-    assert "Practice: this attempt is not ranked (only your first attempt of the day is ranked)" \
-        in screen(again)
+    assert "Practice: only your first attempt of the day is ranked" in screen(again)
     guest = lobby()
     in_daily_room(guest, ranked=False)
-    assert "guests are never ranked: claim your name in the lobby (7)" in screen(guest)
+    assert "guests are never ranked; claim your name (7 in the lobby)" in screen(guest)
     assert "daily, practice" in screen(guest).splitlines()[0]
     odd = lobby()  # a guest is never ranked, whatever a room says
     in_daily_room(odd, ranked=True)
-    assert "Practice: this attempt is not ranked" in screen(odd)
+    assert "Practice: guests are never ranked" in screen(odd)
 
 
 def test_daily_results_show_the_share_line_and_streaks() -> None:
@@ -224,7 +224,7 @@ def test_daily_results_show_the_share_line_and_streaks() -> None:
     in_daily_room(practice, ranked=False)
     daily_results(practice, ranked=False)
     text = screen(practice)
-    assert "practice" in text.splitlines()[2] and "Practice: not on today's board" in text
+    assert "practice" in text.splitlines()[2] and "Not on today's board" in text
     assert "(practice)" in text and "Streaks" not in text
     assert all(ord(ch) < 128 for ch in screen(practice, ascii_only=True))
 

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from client.config import CommitmentBook, KeyStore, TokenStore
+from client.config import CommitmentBook, KeyStore, ServerBook, TokenStore
 from client.connection import ClientSession, NameTaken, ServerUnreachable, decode_server, describe_failure
 from client.state import mode
 from server.protocol import encode
@@ -224,7 +224,8 @@ def test_decode_server_refuses_what_is_not_a_message() -> None:
 # -- names, the daily, boards ------------------------------------------------------------------------
 def named(url: str, tmp_path: Path, name: str = "ann", key: str | None = None) -> ClientSession:
     return ClientSession(url, name, tokens=TokenStore(tmp_path), keys=KeyStore(tmp_path),
-                         commitments=CommitmentBook(tmp_path), key=key, backoff_initial=0.02,
+                         commitments=CommitmentBook(tmp_path), servers=ServerBook(tmp_path), key=key,
+                         backoff_initial=0.02,
                          backoff_max=0.2, open_timeout=2)
 
 
@@ -282,10 +283,10 @@ async def test_name_taken_at_hello_is_one_sentence(fake: FakeServer, tmp_path: P
     text = str(info.value)
     assert isinstance(info.value, ServerUnreachable) and s.state.conn == "closed"
     assert text == (f"The name 'ann' is claimed on {fake.url} by someone else: start with another --name, "
-                    "or, if it is yours, give its key with --key.")
+                    "or, if it is yours, give its key with --key-file (or $PATIENCE_KEY).")
     KeyStore(tmp_path).save(fake.url, "ann", "a-stale-key")
     with pytest.raises(NameTaken, match="refused the key kept for it: start with another --name, or give the "
-                                        "right key with --key"):
+                                        "right key with --key-file"):
         await named(fake.url, tmp_path).connect()
     assert len(fake.hellos) == 2  # no retrying a refused name
 

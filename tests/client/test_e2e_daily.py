@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from client.config import CommitmentBook, KeyStore, TokenStore
+from client.config import CommitmentBook, KeyStore, ServerBook, TokenStore
 from client.connection import ClientSession, NameTaken
 from client.keys import UI
 from client.screen import render, text_lines
@@ -41,7 +41,7 @@ async def server_url() -> AsyncIterator[str]:
 
 def player(url: str, name: str, home: Path) -> ClientSession:
     return ClientSession(url, name, tokens=TokenStore(home), keys=KeyStore(home),
-                         commitments=CommitmentBook(home), backoff_initial=0.05)
+                         commitments=CommitmentBook(home), servers=ServerBook(home), backoff_initial=0.05)
 
 
 def screen(state: RaceState, ui: UI | None = None) -> str:
@@ -68,7 +68,8 @@ async def test_claim_play_the_daily_and_find_yourself_on_the_board(server_url: s
     try:
         key = await claim(ann)
         saved = json.loads((tmp_path / "ann" / "keys.json").read_text())
-        assert saved[server_url][name]["key"] == key
+        assert ann.server_id and list(saved) == [f"id:{ann.server_id}"]  # filed by server id
+        assert saved[f"id:{ann.server_id}"][name]["key"] == key
 
         # someone else cannot use the name
         with pytest.raises(NameTaken, match="is claimed on .* by someone else"):
@@ -128,7 +129,7 @@ async def test_claim_play_the_daily_and_find_yourself_on_the_board(server_url: s
         await ann.daily(VARIANT)
         await ann.wait_for(lambda st: (st.room or {}).get("daily") is not None, 10)
         assert (ann.state.room or {})["ranked"] is False
-        assert "Practice: this attempt is not ranked" in screen(ann.state)
+        assert "Practice: only your first attempt" in screen(ann.state)
     finally:
         await ann.close(keep_seat=False)
         await watcher.close(keep_seat=False)
@@ -166,7 +167,23 @@ async def test_a_race_between_claimed_names_shows_the_ratings(server_url: str, t
         text = screen(ann.state)
         assert "Ratings (OpenSkill ordinal)" in text and f"{ann.name} *" in text and bob.name in text
         # ann's new rating is kept with her key: the next race shows the change
-        assert KeyStore(tmp_path / "ann").rating(server_url, ann.name) == ratings[ann.name]
+        assert KeyStore(tmp_path / "ann").rating(ann.where, ann.name) == ratings[ann.name]
     finally:
         await ann.close(keep_seat=False)
         await bob.close(keep_seat=False)
+
+
+async def test_a_name_claimed_on_one_address_is_yours_on_another_spelling(server_url: str,
+                                                                          tmp_path: Path) -> None:
+    name = unique("ann")
+    ann = player(server_url, name, tmp_path)
+    try:
+        await claim(ann)
+    finally:
+        await ann.close(keep_seat=False)
+    again = player(server_url.replace("127.0.0.1", "localhost"), name, tmp_path)
+    await again.connect()
+    try:
+        assert again.state.claimed and again.server_id == ann.server_id is not None
+    finally:
+        await again.close(keep_seat=False)

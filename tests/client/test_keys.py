@@ -85,8 +85,10 @@ def test_f_picks_the_one_legal_foundation_or_asks_which() -> None:
     # no legal foundation: a digit still names one and the server explains
     _, sent = keys(["2", "f", "4"], view=view)
     assert moves(sent) == ["t2-f4"]
-    # f then a digit as the source (foundation cards that may move back)
+    # f then a digit as the source: only where a foundation card may move (Corner Stones' PySolFC rules)
     ui, _ = keys(["f", "2"], view=view)
+    assert ui.pending is None and "no card can move from f2" in ui.note
+    ui, _ = keys(["f", "2"], view=view_with(["f2-f6"], base="corner-stones-play"))
     assert ui.pending == "f2"
 
 
@@ -109,15 +111,19 @@ def test_runs_choose_the_longest_legal_run() -> None:
 
 
 # -- actions --------------------------------------------------------------------------------------
-def test_space_draws_deals_or_redeals() -> None:
+def test_space_draws_or_deals_and_a_redeal_has_its_own_key() -> None:
     assert moves(keys([" "], view=view_with(["t3-f1", "draw"]))[1]) == ["draw"]
-    assert moves(keys([" "], view=view_with(["redeal"], stock_count=0, waste_count=9))[1]) == ["redeal"]
+    # a redeal spends a pass: space never does it, it only says how
+    empty = view_with(["redeal"], stock_count=0, waste_count=9, passes_left=2)
+    ui, sent = keys([" "], view=empty)
+    assert sent == [] and ui.note == "the stock is empty: R turns the waste over (2 left)"
+    assert moves(keys(["R"], view=empty)[1]) == ["redeal"]
     cs = view_with(["deal", "deal:round", "deal:all"], base="corner-stones-deal")
     assert moves(keys([" "], view=cs)[1]) == ["deal"]
     assert moves(keys(["n"], view=cs)[1]) == ["deal:round"]
     assert moves(keys(["N"], view=cs)[1]) == ["deal:all"]
     # nothing legal: a sensible guess, which the server answers with its reason
-    assert draw_action(view_with([], stock_count=0, waste_count=3)) == "redeal"
+    assert draw_action(view_with([], stock_count=0, waste_count=3)) == "draw"
     assert draw_action(view_with([])) == "draw"
     assert draw_action(view_with([], base="corner-stones-play")) == "deal"
 

@@ -124,7 +124,8 @@ def test_lobby_then_a_board_in_a_real_terminal(config: Path) -> None:
 
             term.child.send("1")
             term.wait_text("Quick race: pick a variant")
-            assert "9  Betsy Ross" in term.text and "base rank" in term.text  # Four Seasons' paragraph
+            # the frame may arrive in more than one read: wait for all of it
+            term.wait(lambda: "9  Betsy Ross" in term.text and "base rank" in term.text)  # Four Seasons' text
             term.child.send("\r")
             term.wait_text("Share this code")
             term.child.send("r")
@@ -164,6 +165,52 @@ def test_ascii_mode_in_a_real_terminal(config: Path) -> None:
             text = term.text
             assert " JD" in text and " 2D" in text
             assert not any(glyph in text for glyph in "\u2663\u2660\u2665\u2666\u00b7\u2500")
+            term.child.sendcontrol("c")
+            assert term.finish() == 0
+        finally:
+            term.child.close(force=True)
+
+
+def test_a_name_claimed_on_one_address_is_yours_on_another_in_a_real_terminal(config: Path) -> None:
+    with threaded_fake_server(countdown_ms=50, server_id="0123456789abcdef01234567") as fake:
+        term = Terminal(["--server", fake.url, "--name", "ann"], config)
+        try:
+            term.wait_text("Quick race")
+            term.child.send("\x1b")  # Esc in the lobby asks first
+            term.wait_text("quit? y to quit")
+            term.child.send("n")
+            term.wait(lambda: "quit?" not in term.text)
+            term.child.send("7")
+            term.wait_text("name to claim")
+            term.child.send("\r")
+            term.wait_text("(claimed)")
+            term.child.send("q")
+            assert term.finish() == 0
+        finally:
+            term.child.close(force=True)
+        other = fake.url.replace("127.0.0.1", "localhost")
+        term = Terminal(["--server", other, "--name", "ann"], config)
+        try:
+            term.wait_text("as ann (claimed)")
+            assert fake.hellos[-1].get("key") == fake.claimed["ann"]
+            term.child.send("q")
+            assert term.finish() == 0
+        finally:
+            term.child.close(force=True)
+
+
+def test_ascii_mode_prints_nothing_but_ascii(config: Path) -> None:
+    with threaded_fake_server(countdown_ms=50) as fake:
+        term = Terminal(["--server", fake.url, "--name", "bob", "--ascii"], config)
+        try:
+            term.wait_text("Quick race")
+            assert all(ord(ch) < 128 for ch in term.text), term.text
+            term.child.send("1\r")
+            term.wait_text("Share this code")
+            term.child.send("r")
+            term.wait_text("[f4]")
+            term.wait_text("rival")
+            assert all(ord(ch) < 128 for ch in term.text), term.text
             term.child.sendcontrol("c")
             assert term.finish() == 0
         finally:

@@ -73,7 +73,7 @@ def test_cross_layout_puts_foundations_in_the_corners() -> None:
     assert in_order(middle, "[2]", "9\u2665", "[3]", "J\u2663", "[4]", "5\u2666")
     assert in_order(bottom, "[5]", "7\u2665", "[f4]", "J\u2666")  # the base card in the diamonds corner
     stock = line_with(rows, "stock")
-    assert "stock 46" in stock and "passes left 0" in stock and "base J" in stock
+    assert "stock 46" in stock and "no redeal left" in stock and "base J" in stock
     assert "Four Seasons" in rows[0] and "K7QX2M" in rows[0]
 
 
@@ -104,14 +104,20 @@ def test_simplicity_has_two_rows_of_six() -> None:
     assert in_order(bottom_cards, "5\u2665", "K\u2666", "K\u2663", "9\u2660", "5\u2660", "A\u2666")
 
 
-def test_simplicity_long_columns_are_cut_with_a_count() -> None:
+def test_simplicity_long_columns_show_every_card() -> None:
     view = copy.deepcopy(VIEWS["simplicity"])
     view["piles"]["t1"] = ["KS", "QH", "JC", "TD", "9S", "8H", "7C", "6D", "5S"]
-    rows = lines(racing(view))
+    rows = lines(racing(view), height=40)
     top = line_with(rows, "[1]", "[6]")
-    assert "+4" in rows[rows.index(top) + 1]
-    column = [r for r in rows[rows.index(top) + 1: rows.index(top) + 8]]
-    assert any(" 5\u2660" in r for r in column)  # the top card is always shown
+    column = [r[:8] for r in rows[rows.index(top) + 1: rows.index(top) + 10]]
+    assert column == [f" {c:>3}" .ljust(8)[:8] for c in
+                      ("K\u2660", "Q\u2665", "J\u2663", "10\u2666", "9\u2660", "8\u2665", "7\u2663",
+                       "6\u2666", "5\u2660")]
+    # at 80x24 the columns would not fit: the piles lie down in rows, every card still there
+    rows = lines(racing(view), height=24)
+    assert len(rows) <= 24
+    assert in_order(line_with(rows, "[1]"), "K\u2660", "Q\u2665", "J\u2663", "10\u2666", "9\u2660")
+    assert "5\u2660" in "\n".join(rows)
 
 
 def test_corner_stones_columns_with_the_foundations_between() -> None:
@@ -120,10 +126,8 @@ def test_corner_stones_columns_with_the_foundations_between() -> None:
     view["piles"]["f4"] = ["AC"]
     assert layout_of(view) == "corner-stones"
     rows = lines(racing(view))
-    first = line_with(rows, "[1]", "[7]")
-    i = rows.index(first)
-    board = rows[i:i + 6]
     left_keys, right_keys = "123456", "7890-="
+    board = [line_with(rows, f"[{left_keys[r]}]", f"[{right_keys[r]}]") for r in range(6)]
     for r, row in enumerate(board):
         assert row.lstrip().startswith(f"[{left_keys[r]}]")
         assert row.rstrip().endswith(f"[{right_keys[r]}]")
@@ -133,11 +137,12 @@ def test_corner_stones_columns_with_the_foundations_between() -> None:
             assert "[f" not in row
     assert in_order(board[1], "[f1]", "[f5]", "Q\u2666", "[8]")  # row 1's King foundation
     assert in_order(board[4], "[f4]", "A\u2663", "[f8]", "[-]")  # row 4's Ace foundation
-    # left piles show their top card next to the foundations, right piles mirror that
-    left, right = board[0][:30].rstrip(), board[0][30:].strip()
-    assert left.endswith("K\u2660  K\u2665")  # t1 = ... KS KH: its top card by the centre
-    assert right.startswith("5\u2666  5\u2666  3\u2663")  # t7 = ... 3C 5D 5D, mirrored
-    assert "+" in board[1]  # long piles are cut with a count
+    # every card is there: t1's nine on two lines, its top card last; t7 mirrored, its top by the centre
+    first = rows.index(board[0])
+    assert in_order(board[0], "3\u2666", "6\u2663", "A\u2663", "6\u2665", "4\u2665", "4\u2660")
+    assert rows[first + 1][:30].split() == ["6\u2660", "K\u2660", "K\u2665"]
+    assert board[0][30:].split()[:3] == ["5\u2666", "5\u2666", "3\u2663"]  # t7 = ... 3C 5D 5D
+    assert "+" not in "".join(board)
     assert "the deal is done" in "\n".join(rows)
 
 
@@ -161,7 +166,7 @@ def test_betsy_ross_indicators_above_the_foundations() -> None:
     assert in_order(ind, "i1", "A\u2663", "i2", "2\u2665", "i3", "3\u2666", "i4", "4\u2660")
     assert in_order(found, "[f1]", "2\u2663", "[f2]", "4\u2666", "[f3]", "6\u2665", "[f4]", "8\u2663")
     stock = line_with(rows, "stock")
-    assert "stock 43" in stock and "J\u2666" in stock and "(1)" in stock and "passes left 2" in stock
+    assert "stock 43" in stock and "J\u2666" in stock and "(1)" in stock and "redeals left 2" in stock
 
 
 # -- cards, colours, ascii ---------------------------------------------------------------------------
