@@ -82,7 +82,8 @@ class RaceServer:
         return PlayerEndpoint(Player(self.service, outbox))
 
     async def handler(self, ws: ServerConnection) -> None:
-        await serve_connection(ws, self._endpoint, self.settings.rate_per_2s)
+        await serve_connection(ws, self._endpoint, self.settings.rate_per_2s,
+                               self.settings.max_bad_frames)
 
     async def health(self, connection: ServerConnection, request: Request) -> Response | None:
         if request.path == "/metrics":

@@ -37,6 +37,7 @@ class Settings:
     rate_per_2s: int = 60
     daily_budget: int = 200_000
     daily_tries: int = 12
+    max_bad_frames: int = 20  # malformed messages a connection may send before it is closed
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
@@ -53,6 +54,7 @@ class Settings:
             rate_per_2s=_int(e, "PATIENCE_RATE_PER_2S", 60, 1, 100_000),
             daily_budget=_int(e, "PATIENCE_DAILY_BUDGET", 200_000, 1, 10**8),
             daily_tries=_int(e, "PATIENCE_DAILY_TRIES", 12, 1, 1000),
+            max_bad_frames=_int(e, "PATIENCE_MAX_BAD_FRAMES", 20, 1, 10**9),
         )
 
 

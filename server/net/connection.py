@@ -24,7 +24,6 @@ from .outbox import Outbox
 
 log = logging.getLogger("patience.net")
 
-MAX_BAD_FRAMES = 20  # malformed messages a connection may send before it is closed
 KERNEL_SEND_BUFFER = 64 * 1024  # SO_SNDBUF of each connection (Linux doubles it)
 
 
@@ -72,7 +71,7 @@ class WebsocketSocket:
 
 
 async def serve_connection(ws: ServerConnection, make_endpoint: EndpointFactory,
-                           rate_per_2s: int) -> None:
+                           rate_per_2s: int, max_bad_frames: int) -> None:
     """Read one connection's messages until it ends; answers go to its outbox."""
     bound_kernel_buffer(ws)
     outbox = Outbox(WebsocketSocket(ws))
@@ -104,7 +103,7 @@ async def serve_connection(ws: ServerConnection, make_endpoint: EndpointFactory,
             except ProtocolError as exc:
                 if exc.code in ("bad_frame", "unknown_type", "bad_field"):
                     bad += 1
-                    if bad > MAX_BAD_FRAMES:
+                    if bad > max_bad_frames:
                         await _close_policy(ws, outbox, "too many malformed messages")
                         return
                 outbox.send(encode(error(exc.code, exc.message, _seq_of(frame))))
