@@ -70,6 +70,7 @@ class RaceServer:
         self.competition = self.service.competition
         self.hub = self.service.hub
         self.server: Server | None = None
+        self.engine = ""  # "valkey 8.1.8", once started
 
     # the application layer's operations that tests and tools reach for
     async def status_and_moves(self, state: engine.State) -> tuple[str, list[engine.Move]]:
@@ -97,6 +98,8 @@ class RaceServer:
         return Response(status.value, status.phrase, Headers([("Content-Type", "text/plain")]), body)
 
     async def start(self) -> Server:
+        # before anything is written: an old server would fail only at the first move
+        self.engine = await self.store.require_version()
         self.service.start()
         self.server = await serve(self.handler, self.settings.host, self.settings.port,
                                   process_request=self.health, max_size=MAX_FRAME_BYTES,
@@ -123,7 +126,7 @@ class RaceServer:
 async def run(settings: Settings, redis_url: str) -> None:
     app = RaceServer(settings, redis_url)
     await app.start()
-    log.info("serving", extra={"host": settings.host, "port": app.port})
+    log.info("serving", extra={"host": settings.host, "port": app.port, "redis": app.engine})
     print(f"patience-server: serving ws://{settings.host}:{app.port}/ (health: /healthz)", flush=True)
     stop = asyncio.get_running_loop().create_future()
     for sig in (signal.SIGTERM, signal.SIGINT):

@@ -22,6 +22,7 @@ from ..protocol import MAX_PLAYERS
 from . import keys, lua
 from .batch import ScriptBatcher
 from .resp import RespConnection, pack_args
+from .server_version import require_version
 
 CODE_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"  # no 0/O, 1/I/L: codes are read aloud
 CODE_LENGTH = 6
@@ -125,6 +126,10 @@ class RoomStore:
 
     def close(self) -> None:
         self._moves.close()
+
+    async def require_version(self) -> str:
+        """The server's name and version; :class:`.server_version.ServerTooOld` if too old."""
+        return str(await self._guard(require_version(self.redis)))
 
     async def ping(self) -> bool:
         try:
