@@ -103,6 +103,8 @@ class EmbeddedRedis:
         appendfsync: FsyncPolicy = "everysec",
         startup_timeout: float = 20.0,
         shutdown_timeout: float = 10.0,
+        port: int = 0,
+        extra_config: Mapping[str, str] | None = None,
     ) -> None:
         # Absolute, because redis chdirs into `dir` and the URL must not depend on our cwd.
         self.data_dir = Path(data_dir).resolve()
@@ -114,6 +116,10 @@ class EmbeddedRedis:
         self.appendfsync: FsyncPolicy = appendfsync
         self.startup_timeout = startup_timeout
         self.shutdown_timeout = shutdown_timeout
+        # A TCP port (loopback only) besides the socket: cluster nodes and replicas
+        # reach each other over TCP. 0 = socket only, the embedded default.
+        self.port = port
+        self.extra_config = dict(extra_config or {})
         self._proc: subprocess.Popen[bytes] | None = None
         self._socket_tmpdir: Path | None = None
         self.socket_path = self.data_dir / "redis.sock"
@@ -135,6 +141,12 @@ class EmbeddedRedis:
         if self._proc is None:
             raise EmbeddedRedisError("The embedded redis-server has not been started.")
         return "unix://" + quote(str(self.socket_path))
+
+    @property
+    def tcp_url(self) -> str:
+        if not self.port:
+            raise EmbeddedRedisError("This server listens on its unix socket only.")
+        return f"redis://127.0.0.1:{self.port}/0"
 
     def start(self) -> Self:
         if self._proc is not None:
@@ -226,7 +238,8 @@ class EmbeddedRedis:
 
     def _render_config(self) -> str:
         settings = {
-            "port": "0",
+            "port": str(self.port),
+            "bind": "127.0.0.1",
             "unixsocket": _quote_conf(str(self.socket_path)),
             "unixsocketperm": "700",
             "daemonize": "no",
@@ -245,6 +258,7 @@ class EmbeddedRedis:
             # cost forks and disk writes.
             "save": '""',
         }
+        settings.update(self.extra_config)
         lines = ["# Written by server/store/embedded.py at every start; edits are lost."]
         lines += [f"{key} {value}" for key, value in settings.items()]
         return "\n".join(lines) + "\n"

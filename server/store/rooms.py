@@ -276,11 +276,11 @@ class RoomStore:
     def publish_progress(self, code: str, n: int, progress: bytes) -> Awaitable[None]:
         """A player's progress on its own, queued at once in order with the move
         scripts; await the result to learn whether it reached Redis."""
-        return self._guard(self._moves.command("PUBLISH", keys.channel(code),
+        return self._guard(self._moves.command("SPUBLISH", keys.channel(code),
                                                keys.progress_envelope(n, progress)))
 
     async def publish(self, code: str, payload: bytes) -> None:
-        await self._guard(self.redis.publish(keys.channel(code), keys.event_envelope(payload)))
+        await self._guard(self.redis.spublish(keys.channel(code), keys.event_envelope(payload)))
 
     # -- quick race ------------------------------------------------------------
     async def quick_candidates(self, variant: str) -> list[str]:
