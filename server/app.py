@@ -16,7 +16,6 @@ import signal
 from collections.abc import Callable
 from typing import Any
 
-from redis.asyncio import BlockingConnectionPool, Redis
 from websockets.asyncio.server import Server, ServerConnection, serve
 from websockets.datastructures import Headers
 from websockets.http11 import Request, Response
@@ -30,6 +29,7 @@ from .net.outbox import WRITE_HIGH_WATER, Outbox
 from .player import Player
 from .protocol import CLOSE_GOING_AWAY, MAX_FRAME_BYTES, ProtocolError
 from .service import RoomService
+from .store.client import open_client
 from .store.rooms import StoreUnavailable, now_ms
 
 log = logging.getLogger("patience.server")
@@ -62,9 +62,7 @@ class PlayerEndpoint:
 class RaceServer:
     def __init__(self, settings: Settings, redis_url: str, clock: Callable[[], int] = now_ms) -> None:
         self.settings = settings
-        pool = BlockingConnectionPool.from_url(redis_url, max_connections=64, timeout=5,
-                                               socket_timeout=5, socket_connect_timeout=2)
-        self.redis = Redis(connection_pool=pool)
+        self.redis = open_client(redis_url, settings.redis_cluster)
         self.service = RoomService(settings, self.redis, clock)
         self.store = self.service.store
         self.competition = self.service.competition

@@ -20,10 +20,12 @@ from typing import Any, Protocol
 
 import msgpack
 from redis.asyncio import Redis
+from redis.asyncio.cluster import RedisCluster
 
 from .net.outbox import Outbox
 from .store import keys
 from .store.resp import RespConnection
+from .store.shardsub import ShardedSubscriber
 
 log = logging.getLogger("patience.hub")
 
@@ -35,6 +37,19 @@ HEARTBEAT_S = 15.0  # a PING after this long without a message; lost after twice
 
 # Types a client gets as they are; the others are for the server's sessions.
 FORWARD = frozenset({"progress", "room", "results"})
+
+
+class Subscriber(Protocol):
+    """The pub/sub stream: one connection, or one per node of a cluster."""
+
+    async def open(self) -> None: ...
+    async def subscribe(self, *channels: str) -> None: ...
+    async def ssubscribe(self, *channels: str) -> None: ...
+    async def sunsubscribe(self, *channels: str) -> None: ...
+    async def ping(self) -> None: ...
+    async def message(self) -> tuple[bytes, bytes] | None: ...
+    def close(self) -> None: ...
+    def abort(self) -> None: ...
 
 
 class Member(Protocol):
@@ -49,13 +64,15 @@ class Member(Protocol):
 
 
 class Hub:
-    def __init__(self, redis: Redis, on_resync: Callable[[str], Awaitable[None]],
+    def __init__(self, redis: Redis | RedisCluster, on_resync: Callable[[str], Awaitable[None]],
                  on_board: Callable[[str], Awaitable[None]] | None = None) -> None:
         self._on_board = on_board
         self._rooms: dict[str, set[Member]] = {}
         self._on_resync = on_resync
         # reads wait as long as it takes: _listen's heartbeat notices a dead link
-        self._sub = RespConnection.like(redis, timeout=5.0)
+        self._sub: Subscriber = (ShardedSubscriber(redis, timeout=5.0)
+                                 if isinstance(redis, RedisCluster)
+                                 else RespConnection.like(redis, timeout=5.0))
         self._task: asyncio.Task[None] | None = None
         self.connected = False
         self._heard = 0.0  # loop time of the last message or PING answer
