@@ -24,6 +24,13 @@ def _int(env: Mapping[str, str], name: str, default: int, low: int, high: int) -
     return value
 
 
+def _choice(env: Mapping[str, str], name: str, default: str, allowed: tuple[str, ...]) -> str:
+    value = env.get(name) or default
+    if value not in allowed:
+        raise ConfigError(f"{name} must be one of {', '.join(allowed)}, not {value!r}")
+    return value
+
+
 @dataclass(frozen=True)
 class Settings:
     host: str = "127.0.0.1"
@@ -38,6 +45,8 @@ class Settings:
     daily_budget: int = 200_000
     daily_tries: int = 12
     max_bad_frames: int = 20  # malformed messages a connection may send before it is closed
+    redis_cluster: bool = False  # REDIS_URL holds seed nodes of a Redis Cluster
+    durability: str = "local"  # "replica": a move is acknowledged once a replica has it
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
@@ -55,6 +64,8 @@ class Settings:
             daily_budget=_int(e, "PATIENCE_DAILY_BUDGET", 200_000, 1, 10**8),
             daily_tries=_int(e, "PATIENCE_DAILY_TRIES", 12, 1, 1000),
             max_bad_frames=_int(e, "PATIENCE_MAX_BAD_FRAMES", 20, 1, 10**9),
+            redis_cluster=_choice(e, "REDIS_CLUSTER", "0", ("0", "1")) == "1",
+            durability=_choice(e, "PATIENCE_DURABILITY", "local", ("local", "replica")),
         )
 
 
