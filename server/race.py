@@ -37,6 +37,8 @@ def room_message(room: RoomRow, now: int) -> dict[str, Any]:
         "starts_at": room.starts_at or None, "ends_at": room.ends_at or None,
         "total_cards": get_rules(room.variant).spec.total_cards,
         "server_time": now, "rematch": room.rematch, "daily": room.daily, "ranked": room.ranked,
+        # a solo player chose the deal (or asked for a random one): no secret to keep
+        "solo": room.solo, "deal": room.deal if room.solo else None,
     }
 
 
