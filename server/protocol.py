@@ -120,7 +120,7 @@ SERVER_MESSAGES: Final[dict[str, str]] = {
                "server_id (the deployment's stable id, or null without a secret)",
     "joined": "code, player, token: you are player N of room CODE; keep the token to resume",
     "room": "code, variant, players_max, private, phase, players[], starts_at, ends_at, server_time, "
-            "solo, deal (a solo game's deal, else null)",
+            "solo, and deal in a solo game only (a race's deal is secret until its results)",
     "view": "v, seq (the move it answers, or null), view{...}: your own position",
     "progress": "player, foundation_cards, total_cards, moves, status: an opponent's counts only",
     "results": "code, variant, deal, deal_version, ranking[]: sent when the race ends",
