@@ -78,6 +78,7 @@ class RoomRow:
     rematch: str | None = None
     daily: str | None = None  # the date, for a daily-challenge room
     ranked: bool = False  # a daily room holding the player's first attempt of the day
+    solo: bool = False  # a solo game: one player, a chosen deal, undo and hints, never ranked
 
     def player(self, n: int) -> PlayerRow | None:
         return self.players[n - 1] if 1 <= n <= len(self.players) else None
@@ -182,7 +183,8 @@ class RoomStore:
                        results=meta.get("results"),
                        rematch=_s(meta["rematch"]) if "rematch" in meta else None,
                        daily=_s(meta["daily"]) if "daily" in meta else None,
-                       ranked=_s(meta.get("ranked", "0")) == "1")
+                       ranked=_s(meta.get("ranked", "0")) == "1",
+                       solo=_s(meta.get("solo", "0")) == "1")
         for n in range(1, _int(meta.get("players")) + 1):
             p = {_s(k): v for k, v in rows[n].items()}
             if not p:
