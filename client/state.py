@@ -141,6 +141,12 @@ def _apply(state: RaceState, msg: dict[str, Any], local_ms: int) -> None:
         state.room = dict(msg)
         if state.code is None and isinstance(msg.get("code"), str):
             state.code = msg["code"]
+        # A room message is the newest word on who is connected: an older
+        # progress message must not keep showing a player who came back as gone.
+        for i, entry in enumerate(msg.get("players") or ()):
+            known = state.progress.get(player_number(entry, i))
+            if known is not None and isinstance(entry, dict) and "connected" in entry:
+                known["connected"] = entry["connected"]
     elif kind == "view":
         view = msg.get("view")
         if isinstance(view, dict):

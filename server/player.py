@@ -116,7 +116,6 @@ class Player:
         if self.identified is not None:
             await self.service.store.set_player_fields(code, n, ident=self.identified)
         await self.attach(code, n, f"{code}.{n}.{secret}")
-        await self.publish_room(code)
 
     async def attach(self, code: str, n: int, token: str) -> None:
         store = self.service.store
@@ -128,10 +127,16 @@ class Player:
         self.total_cards = get_rules(room.variant).spec.total_cards
         await self.service.attach(self)
         await store.set_player_fields(code, n, conn=self.id)
+        # read again once the seat is ours: the room this player is shown has it connected
+        room = await store.room(code) or room
         self.send({"t": "joined", "code": code, "player": n, "token": token})
         self.send(room_message(room, now_ms()))
         await self.sync_from_room(room)
         await store.publish(code, encode({"t": "_takeover", "player": n, "session": self.id}))
+        # and every other player learns at once that this one is back (a resume
+        # after a restart of either side would otherwise show it gone until the
+        # next room change)
+        await store.publish(code, encode(room_message(room, now_ms())))
 
     async def detach(self) -> None:
         """Leave the room's membership: its start and room work end with it."""
