@@ -20,7 +20,18 @@ from .board import Board, card, draw_board, layout_of
 from .keys import UI, redeals_left
 from .lobby_screen import lobby, notices, practice_reason, ranked
 from .state import RaceState, is_daily, mode, players_of
-from .text import Fragment, Line, Out, Screen, clean, keys_line, plural, text_lines, width_of
+from .text import (
+    Fragment,
+    Line,
+    Out,
+    Screen,
+    clean,
+    keys_line,
+    player_name,
+    plural,
+    text_lines,
+    width_of,
+)
 from .variants import variant_name
 
 __all__ = [
@@ -104,7 +115,7 @@ def _progress_rows(state: RaceState, ascii_only: bool, width: int = 80) -> list[
             status = "left"
         elif _offline(info):
             status = "disconnected"
-        name = clean(seat.get("name", f"player {n}"), 16)
+        name = player_name(seat.get("name", f"player {n}"), 16)
         me = n == state.me
         row: list[Fragment] = [("class:me" if me else "", f"  {name:<16}"[:18])]
         bar = max(10, min(40, width - 60))  # a wider terminal, a longer bar
@@ -206,7 +217,7 @@ def _room(state: RaceState, out: Out, now: int, countdown: bool) -> None:
         elif _offline(p):
             flag = "disconnected"
         me = " (you)" if n == state.me else ""
-        who = clean(p.get("name"), 24) + me
+        who = player_name(p.get("name"), 24) + me
         out.add(("", f"   {n}  "), ("class:me" if me else "", who + " " * max(30 - width_of(who), 1)),
                 ("class:dim", flag))
     out.text()
@@ -275,7 +286,7 @@ def _results(state: RaceState, out: Out) -> None:
         me = n is not None and n == state.me
         found = f"{done if done is not None else '?'}" + (f"/{total}" if total else "")
         out.add(("class:me" if me else "",
-                 f"  {place:<6}{clean(name, 18) + (' *' if me else ''):<20}"
+                 f"  {place:<6}{player_name(name, 18) + (' *' if me else ''):<20}"
                  f"{_mmss(ms) if ms is not None else '  --':>7}{moves if moves is not None else '--':>7}"
                  f"  {found:<8}"),
                 ("class:dim", status))

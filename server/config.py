@@ -37,6 +37,7 @@ class Settings:
     rate_per_2s: int = 60
     daily_budget: int = 200_000
     daily_tries: int = 12
+    lobby_grace_ms: int = 30_000  # a lobby seat whose connection is gone this long is free
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
@@ -53,6 +54,7 @@ class Settings:
             rate_per_2s=_int(e, "PATIENCE_RATE_PER_2S", 60, 1, 100_000),
             daily_budget=_int(e, "PATIENCE_DAILY_BUDGET", 200_000, 1, 10**8),
             daily_tries=_int(e, "PATIENCE_DAILY_TRIES", 12, 1, 1000),
+            lobby_grace_ms=_int(e, "PATIENCE_LOBBY_GRACE_MS", 30_000, 0, 3_600_000),
         )
 
 

@@ -108,8 +108,9 @@ class Player:
 
     async def join(self, code: str) -> None:
         secret = secrets.token_urlsafe(18)  # 144 random bits
+        who = self.identified.casefold() if self.identified is not None else ""
         try:
-            n = await self.service.store.join(code, self.name, token_hash(secret))
+            n, _ = await self.service.store.join(code, self.name, token_hash(secret), who)
         except RoomError as exc:
             raise ProtocolError(exc.code, f"cannot join room {code}: {exc.code.replace('_', ' ')}") \
                 from None
@@ -149,6 +150,13 @@ class Player:
         self.code, self.n, self.state, self.v = None, 0, None, 0
         self.status = engine.IN_PROGRESS
         self.last_seq, self.last_answer = -1, []
+
+    def holds_seat_in(self, room: RoomRow) -> bool:
+        """This connection's claimed name already has a seat in ``room`` (joining
+        takes that seat over: one identity, one seat)."""
+        who = self.identified.casefold() if self.identified is not None else None
+        return who is not None and any(p.ident is not None and p.ident.casefold() == who
+                                       and not p.left for p in room.players)
 
     async def publish_room(self, code: str) -> None:
         room = await self.service.store.room(code)

@@ -58,6 +58,7 @@ class PlayerRow:
     fc_ms: int | None = None
     done_ms: int | None = None
     ident: str | None = None  # the claimed name the player proved, if any
+    gone: int | None = None  # when its connection went (server ms), while it is gone
 
 
 @dataclass
@@ -100,7 +101,7 @@ def _int(value: Any, default: int = 0) -> int:
 class RoomStore:
     def __init__(self, redis: Redis, *, race_ms: int, countdown_ms: int,
                  lobby_ttl_ms: int = HOUR_MS, finished_ttl_ms: int = 24 * HOUR_MS,
-                 max_moves: int = 5000) -> None:
+                 max_moves: int = 5000, lobby_grace_ms: int = 30_000) -> None:
         self.redis = redis
         self.race_ms = race_ms
         self.countdown_ms = countdown_ms
@@ -108,6 +109,7 @@ class RoomStore:
         self.finished_ttl_ms = finished_ttl_ms
         self.race_ttl_ms = countdown_ms + race_ms + HOUR_MS
         self.max_moves = max_moves
+        self.lobby_grace_ms = lobby_grace_ms
         self._join = redis.register_script(lua.JOIN)
         self._ready = redis.register_script(lua.READY)
         self._finish = redis.register_script(lua.FINISH)
@@ -151,12 +153,15 @@ class RoomStore:
                 return code
         raise RuntimeError("could not find a free room code")
 
-    async def join(self, code: str, name: str, tokhash: str) -> int:
+    async def join(self, code: str, name: str, tokhash: str, who: str = "") -> tuple[int, bool]:
+        """A seat for ``name``: (its number, whether it was ``who``'s seat already,
+        taken over). ``who`` is the casefolded claimed name, '' for a guest."""
         seats = [keys.meta(code)] + keys.all_player_keys(code, MAX_PLAYERS)
-        res = await self._guard(self._join(seats, [name, tokhash, now_ms(), self.lobby_ttl_ms]))
+        res = await self._guard(self._join(seats, [name, tokhash, now_ms(), self.lobby_ttl_ms, who,
+                                                    self.lobby_grace_ms]))
         if int(res[0]) == 0:
             raise RoomError(_s(res[1]))
-        return int(res[0])
+        return int(res[0]), len(res) > 1
 
     async def room(self, code: str) -> RoomRow | None:
         pipe = self.redis.pipeline(transaction=False)
@@ -186,7 +191,8 @@ class RoomStore:
                 left=_s(p.get("left", "0")) == "1",
                 fc_ms=_int(p["fc_ms"]) if "fc_ms" in p else None,
                 done_ms=_int(p["done_ms"]) if "done_ms" in p else None,
-                ident=_s(p["ident"]) if "ident" in p else None))
+                ident=_s(p["ident"]) if "ident" in p else None,
+                gone=_int(p["gone"]) if "gone" in p else None))
         return room
 
     async def token_hash(self, code: str, n: int) -> str | None:
@@ -205,7 +211,7 @@ class RoomStore:
 
     async def release_conn(self, code: str, n: int, session_id: str) -> bool:
         """Mark player ``n`` disconnected if connection ``session_id`` still holds the seat."""
-        return bool(await self._guard(self._release_conn([keys.player(code, n)], [session_id])))
+        return bool(await self._guard(self._release_conn([keys.player(code, n)], [session_id, now_ms()])))
 
     async def set_player_fields(self, code: str, n: int, **fields: str | int | bytes) -> None:
         await self._set_existing(keys.player(code, n), fields)

@@ -43,3 +43,21 @@ def test_the_race_screen_stops_showing_disconnected_once_the_room_says_connected
     assert "disconnected" in "\n".join(text_lines(render(state, UI(), now_ms=5, width=80, height=24)))
     apply(state, _room(True), 0)
     assert "disconnected" not in "\n".join(text_lines(render(state, UI(), now_ms=5, width=80, height=24)))
+
+
+def test_two_players_of_one_name_stay_apart_even_when_names_are_abbreviated() -> None:
+    from client.text import player_name
+
+    long = "abcdefghijklmnopqrstuvwx"
+    assert player_name(f"{long} #2", 16).endswith(" #2")
+    assert player_name(f"{long} #2", 16) != player_name(long, 16)
+    assert len(player_name(f"{long} #2", 16)) == 16
+    assert player_name("sam #2", 16) == "sam #2"
+    state = RaceState(name="sam")
+    apply(state, {"t": "joined", "code": "ABC", "player": 1, "token": "ABC.1.x"}, 0)
+    room = _room(True)
+    room["players"][0]["name"], room["players"][1]["name"] = long, f"{long} #2"
+    room["phase"], room["starts_at"], room["ends_at"] = "lobby", None, None
+    apply(state, room, 0)
+    shown = "\n".join(text_lines(render(state, UI(), now_ms=5, width=80, height=24)))
+    assert " #2" in shown
