@@ -52,6 +52,8 @@ class Player:
         self.hello = False
         self.name = "player"
         self.identified: str | None = None  # the claimed name this connection proved
+        self.device: str | None = None  # a hash of the install id its client sent in hello
+        self.practised: set[tuple[str, str]] = set()  # (date, variant) dailies started as a guest
         self.code: str | None = None
         self.n = 0
         self.token = ""

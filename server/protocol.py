@@ -88,7 +88,8 @@ _SEQ = Field(int, low=0, high=2**31)
 # Client -> server messages and their fields.
 CLIENT_MESSAGES: Final[dict[str, dict[str, Field]]] = {
     "hello": {"proto": Field(int, low=0, high=2**16), "name": Field(str, False, max_len=MAX_NAME_CHARS),
-              "token": Field(str, False, max_len=128), "key": Field(str, False, max_len=64)},
+              "token": Field(str, False, max_len=128), "key": Field(str, False, max_len=64),
+              "device": Field(str, False, max_len=64)},
     "claim": {"name": Field(str, max_len=MAX_NAME_CHARS)},
     "daily": {"variant": Field(str, max_len=64)},
     "daily_info": {"variant": Field(str, max_len=64)},
@@ -113,7 +114,8 @@ SERVER_MESSAGES: Final[dict[str, str]] = {
     "welcome": "proto, server_time, resumed, identified (the claimed name proved by the key, or null), "
                "server_id (the deployment's stable id, or null without a secret)",
     "joined": "code, player, token: you are player N of room CODE; keep the token to resume",
-    "room": "code, variant, players_max, private, phase, players[], starts_at, ends_at, server_time",
+    "room": "code, variant, players_max, private, phase, players[{player, name, claimed, ready, connected, "
+            "left, ...}], starts_at, ends_at, server_time",
     "view": "v, seq (the move it answers, or null), view{...}: your own position",
     "progress": "player, foundation_cards, total_cards, moves, status: an opponent's counts only",
     "results": "code, variant, deal, deal_version, ranking[]: sent when the race ends",

@@ -56,6 +56,8 @@ async def on_hello(player: Player, msg: dict[str, Any]) -> None:
         if stored is None or not hmac.compare_digest(stored, token_hash(secret)):
             raise ProtocolError("bad_token", "the resume token is unknown or expired")
     player.name, player.identified = name, identified
+    # the install id is kept hashed: it is the client's secret, only counted here
+    player.device = token_hash(msg["device"]) if msg.get("device") else None
     player.hello = True
     player.send({"t": "welcome", "proto": PROTOCOL_VERSION, "server_time": now_ms(),
                  "resumed": bool(token), "identified": player.identified,
