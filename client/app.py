@@ -303,6 +303,8 @@ class RaceApp:
             await s.leave()
         elif name == "rematch":
             await s.rematch()
+        elif name == "decline":
+            await s.rematch(accept=False)
         elif name == "claim":
             await s.claim(arg)
         elif name == "daily_info":

@@ -447,8 +447,9 @@ class ClientSession:
     async def ready(self) -> bool:
         return await self.send({"t": "ready"})
 
-    async def rematch(self) -> bool:
-        return await self.send({"t": "rematch"})
+    async def rematch(self, accept: bool = True) -> bool:
+        """Offer or accept a rematch (``accept=False`` declines, or withdraws an offer)."""
+        return await self.send({"t": "rematch", "accept": accept})
 
     async def record(self, player: int | None = None) -> bool:
         msg: dict[str, Any] = {"t": "record"}

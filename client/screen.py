@@ -296,7 +296,28 @@ def _results(state: RaceState, out: Out) -> None:
         return
     if state.rating_changes:
         _rating_changes(state, out)
-    out.text(keys_line("m rematch", "b ratings", "l back to the lobby", "q quit"), "class:dim")
+    _rematch_offer(state, out)
+    out.text(keys_line("m rematch", "n no rematch", "b ratings", "l back to the lobby", "q quit"),
+             "class:dim")
+
+
+def _rematch_offer(state: RaceState, out: Out) -> None:
+    """Who accepts a rematch so far, and whom it waits for (it starts once all accept)."""
+    offer = state.rematch_offer or {}
+    accepted = [n for n in offer.get("accepted") or () if isinstance(n, int)]
+    if not offer:
+        return
+    names = {p["player"]: player_name(p.get("name"), 18) for p in players_of(state)}
+    waiting = [n for n in offer.get("players") or () if isinstance(n, int) and n not in accepted]
+    if offer.get("accept") is False and offer.get("player") != state.me:
+        out.text(f" {names.get(offer.get('player') or 0, 'a player')} declined a rematch", "class:warn")
+    elif accepted and state.me not in accepted:
+        who = ", ".join(names.get(n, f"player {n}") for n in accepted)
+        out.text(f" {who} offered a rematch: m accept \u00b7 n decline", "class:title")
+    elif accepted:
+        rest = ", ".join(names.get(n, f"player {n}") for n in waiting)
+        out.text(f" Rematch accepted: waiting for {rest}" if rest else " Rematch accepted", "class:dim")
+    out.text()
 
 
 def _daily_results(state: RaceState, res: dict[str, Any], out: Out) -> None:
@@ -350,7 +371,7 @@ HELP: Final = (
     "",
     "  A pile's top card (the one that moves) is underlined; foundations show the card they "
     "take next.",
-    "  In a room: r when you are ready, l to leave. After a race: m for a rematch.",
+    "  In a room: r when you are ready, l to leave. After a race: m offers (or accepts) a rematch, n declines.",
     "  Lobby: 5 today's challenge (a claimed name's first attempt of the day is ranked), "
     "6 boards (n / p page), 7 claim your name (its key is kept on this computer). After a "
     "daily: c copies the share line, b its board.",

@@ -77,6 +77,7 @@ class RaceState:
     board: dict[str, Any] | None = None  # the last board page
     ratings_seen: dict[str, float] = field(default_factory=dict)  # casefolded name -> ordinal
     rating_changes: list[RatingChange] = field(default_factory=list)  # of the current results
+    rematch_offer: dict[str, Any] | None = None  # who accepts a rematch of the current results
 
     def tell(self, text: str, error: bool = False) -> None:
         """A notice for the screen the player is on now."""
@@ -105,6 +106,7 @@ class RaceState:
         self.results = None
         self.record = None
         self.rating_changes = []
+        self.rematch_offer = None
 
 
 def _int(value: Any) -> int | None:
@@ -171,6 +173,9 @@ def _apply(state: RaceState, msg: dict[str, Any], local_ms: int) -> None:
         record = msg.get("record")
         if isinstance(record, dict):
             state.record = record
+    elif kind == "rematch_offer":
+        if msg.get("code") == state.code:
+            state.rematch_offer = dict(msg)
     elif kind == "rematch":
         code = msg.get("code")
         if isinstance(code, str):

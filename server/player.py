@@ -274,8 +274,9 @@ class Player:
         elif kind == "rematch":
             self.send(message)
             new_code = str(message["code"])
-            if new_code != self.code:
-                self.spawn(self._follow_rematch(new_code))
+            order = list(message.get("players") or ())
+            if new_code != self.code and self.n in order:
+                self.spawn(self._follow_rematch(new_code, order.index(self.n) + 1))
 
     def spawn(self, work: Coroutine[Any, Any, None]) -> None:
         """Run work of this player's in the background; it ends with the connection."""
@@ -283,10 +284,13 @@ class Player:
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
-    async def _follow_rematch(self, new_code: str) -> None:
+    async def _follow_rematch(self, new_code: str, n: int) -> None:
+        """Take the seat kept for this player in the rematch's room."""
         try:
             await self.detach()
-            await self.join(new_code)
+            secret = secrets.token_urlsafe(18)
+            await self.service.store.set_player_fields(new_code, n, tok=token_hash(secret))
+            await self.attach(new_code, n, f"{new_code}.{n}.{secret}")
         except ProtocolError as exc:
             self.send(error(exc.code, exc.message))
         except StoreUnavailable:

@@ -229,6 +229,37 @@ class RoomStore:
         await self._guard(self.redis.hsetnx(keys.meta(code), "rematch", new_code))
         return _s(await self._guard(self.redis.hget(keys.meta(code), "rematch")))
 
+    async def rematch_vote(self, code: str, n: int, accept: bool) -> set[int]:
+        """Player ``n`` accepts (or withdraws from) the rematch; who accepts now."""
+        key = keys.rematch(code)
+        pipe = self.redis.pipeline(transaction=True)
+        if accept:
+            pipe.sadd(key, n)
+        else:
+            pipe.srem(key, n)
+        pipe.smembers(key)
+        pipe.pexpire(key, self.finished_ttl_ms)
+        _, members, _ = await self._guard(pipe.execute())
+        return {int(m) for m in members}
+
+    async def reserve_seats(self, code: str, seats: list[tuple[str, str | None]]) -> None:
+        """Seat these (name, claimed name) in a new room, in this order, before
+        anyone joins it; each seat waits for its player (no token, not connected;
+        past the lobby's grace period an absent player's seat goes to whoever joins)."""
+        now = now_ms()
+        fc0 = _int(await self._guard(self.redis.hget(keys.meta(code), "fc0")))
+        pipe = self.redis.pipeline(transaction=True)
+        for n, (name, ident) in enumerate(seats, start=1):
+            fields: dict[str, str | int] = {"name": name, "tok": "", "v": 0, "seq": -1, "fc": fc0,
+                                            "status": "in_progress", "ready": 0, "conn": 0,
+                                            "gone": now, "joined": now, "left": 0}
+            if ident:
+                fields.update(ident=ident, who=ident.casefold())
+            pipe.hset(keys.player(code, n), mapping=cast(Any, fields))
+            pipe.pexpire(keys.player(code, n), self.lobby_ttl_ms)
+        pipe.hset(keys.meta(code), "players", len(seats))
+        await self._guard(pipe.execute())
+
     # -- moves -----------------------------------------------------------------
     async def move(self, code: str, n: int, expected_v: int, seq: int, at_ms: int, move: str,
                    status: str, fc: int, progress: bytes) -> tuple[str, int]:

@@ -61,3 +61,28 @@ def test_two_players_of_one_name_stay_apart_even_when_names_are_abbreviated() ->
     apply(state, room, 0)
     shown = "\n".join(text_lines(render(state, UI(), now_ms=5, width=80, height=24)))
     assert " #2" in shown
+
+
+def test_the_results_screen_shows_a_rematch_offer_and_whom_it_waits_for() -> None:
+    state = RaceState(name="ann")
+    apply(state, {"t": "joined", "code": "ABC", "player": 1, "token": "ABC.1.x"}, 0)
+    room = _room(True)
+    room["phase"] = "finished"
+    apply(state, room, 0)
+    apply(state, {"t": "results", "code": "ABC", "variant": "four-seasons", "deal": "1",
+                  "ranking": [{"place": 1, "player": 1, "name": "ann"},
+                              {"place": 2, "player": 2, "name": "bob"}]}, 0)
+
+    def text() -> str:
+        return "\n".join(text_lines(render(state, UI(), now_ms=5, width=80, height=24)))
+
+    assert "offered a rematch" not in text() and "n no rematch" in text()
+    apply(state, {"t": "rematch_offer", "code": "ABC", "player": 2, "accept": True,
+                  "accepted": [2], "players": [1, 2]}, 0)
+    assert "bob offered a rematch: m accept" in text()
+    apply(state, {"t": "rematch_offer", "code": "ABC", "player": 1, "accept": True,
+                  "accepted": [1], "players": [1, 2]}, 0)
+    assert "waiting for bob" in text()
+    apply(state, {"t": "rematch_offer", "code": "ABC", "player": 2, "accept": False,
+                  "accepted": [1], "players": [1, 2]}, 0)
+    assert "bob declined a rematch" in text()
