@@ -371,7 +371,8 @@ HELP: Final = (
     "",
     "  A pile's top card (the one that moves) is underlined; foundations show the card they "
     "take next.",
-    "  In a room: r when you are ready, l to leave. After a race: m offers (or accepts) a rematch, n declines.",
+    "  In a room: r when you are ready, l to leave. After a race: m offers (or accepts) a "
+    "rematch, n declines.",
     "  Lobby: 5 today's challenge (a claimed name's first attempt of the day is ranked), "
     "6 boards (n / p page), 7 claim your name (its key is kept on this computer). After a "
     "daily: c copies the share line, b its board.",
