@@ -19,6 +19,7 @@ from typing import Any, Final
 from .board import Board, card, draw_board, layout_of
 from .keys import UI, redeals_left
 from .lobby_screen import lobby, notices, practice_reason, ranked
+from .offers import rematch_offer
 from .state import RaceState, is_daily, mode, players_of
 from .text import (
     Fragment,
@@ -296,28 +297,9 @@ def _results(state: RaceState, out: Out) -> None:
         return
     if state.rating_changes:
         _rating_changes(state, out)
-    _rematch_offer(state, out)
+    rematch_offer(state, out)
     out.text(keys_line("m rematch", "n no rematch", "b ratings", "l back to the lobby", "q quit"),
              "class:dim")
-
-
-def _rematch_offer(state: RaceState, out: Out) -> None:
-    """Who accepts a rematch so far, and whom it waits for (it starts once all accept)."""
-    offer = state.rematch_offer or {}
-    accepted = [n for n in offer.get("accepted") or () if isinstance(n, int)]
-    if not offer:
-        return
-    names = {p["player"]: player_name(p.get("name"), 18) for p in players_of(state)}
-    waiting = [n for n in offer.get("players") or () if isinstance(n, int) and n not in accepted]
-    if offer.get("accept") is False and offer.get("player") != state.me:
-        out.text(f" {names.get(offer.get('player') or 0, 'a player')} declined a rematch", "class:warn")
-    elif accepted and state.me not in accepted:
-        who = ", ".join(names.get(n, f"player {n}") for n in accepted)
-        out.text(f" {who} offered a rematch: m accept \u00b7 n decline", "class:title")
-    elif accepted:
-        rest = ", ".join(names.get(n, f"player {n}") for n in waiting)
-        out.text(f" Rematch accepted: waiting for {rest}" if rest else " Rematch accepted", "class:dim")
-    out.text()
 
 
 def _daily_results(state: RaceState, res: dict[str, Any], out: Out) -> None:
