@@ -313,6 +313,8 @@ class RaceApp:
             await s.leave()
         elif name == "rematch":
             await s.rematch()
+        elif name == "decline":
+            await s.rematch(accept=False)
         elif name == "claim":
             await s.claim(arg)
         elif name == "daily_info":
@@ -370,13 +372,13 @@ def _preload_ui() -> None:
 
 
 async def run(args: argparse.Namespace) -> int:
-    from .config import CommitmentBook, KeyStore, ServerBook, TokenStore
+    from .config import CommitmentBook, KeyStore, ServerBook, TokenStore, install_id
     from .connection import ClientSession, ServerUnreachable
 
     session = ClientSession(args.server, args.name, tokens=TokenStore(args.config_dir),
                             keys=KeyStore(args.config_dir), commitments=CommitmentBook(args.config_dir),
                             servers=ServerBook(args.config_dir),
-                            key=args.key)
+                            key=args.key, device=install_id(args.config_dir))
     try:
         # the terminal library loads in a thread while the handshake waits on the network
         await asyncio.gather(session.connect(), asyncio.to_thread(_preload_ui))

@@ -17,6 +17,9 @@ with mode 0600 in a directory of mode 0700:
   checked against what was published in advance (a week is kept).
 * ``servers.json``: which server each address reached, ``{address: {"id"}}``,
   from ``welcome.server_id``.
+* ``install``: a random id made at first launch and sent in every hello
+  (``device``). Servers count daily attempts against it, guest or not, so a
+  deal practised as a guest is not ranked for a name claimed afterwards.
 
 Names are the server's, not the address's: ``ws://127.0.0.1:8765`` and
 ``ws://localhost:8765`` reach the same names. So keys and commitments are
@@ -50,6 +53,7 @@ __all__ = [
     "ServerBook",
     "TokenStore",
     "default_config_dir",
+    "install_id",
     "server_key",
     "where",
 ]
@@ -77,6 +81,39 @@ def server_key(url: str) -> str:
 def where(url: str, server_id: str | None) -> str:
     """The config key of a server: its id when known, else its address."""
     return f"id:{server_id}" if server_id else server_key(url)
+
+
+def install_id(config_dir: Path | str | None = None) -> str:
+    """This installation's id: made once, at first launch, and kept (0600).
+
+    Made under a private name and linked into place, so two clients starting
+    together agree on one id. Without a writable config directory it lives for
+    this run only (and every run then counts as a new install)."""
+    import secrets
+
+    path = Path(config_dir) if config_dir is not None else default_config_dir()
+    path = path / "install"
+    with contextlib.suppress(OSError):
+        value = path.read_text(encoding="ascii").strip()
+        if value:
+            return value
+    value = secrets.token_urlsafe(24)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        fd, tmp = tempfile.mkstemp(prefix=".install-", dir=path.parent)
+        try:
+            with os.fdopen(fd, "w", encoding="ascii") as fh:
+                fh.write(value + "\n")
+            os.chmod(tmp, 0o600)
+            try:
+                os.link(tmp, path)
+            except FileExistsError:  # another client got there first: its id wins
+                value = path.read_text(encoding="ascii").strip() or value
+        finally:
+            os.unlink(tmp)
+    except OSError:
+        pass
+    return value
 
 
 def _pid_alive(pid: int) -> bool:

@@ -131,6 +131,7 @@ class ClientSession:
         commitments: CommitmentBook | None = None,
         servers: ServerBook | None = None,
         key: str | None = None,
+        device: str | None = None,
         on_change: Callable[[], object] | None = None,
         backoff_initial: float = 0.25,
         backoff_max: float = 8.0,
@@ -139,6 +140,7 @@ class ClientSession:
     ) -> None:
         self.url = url
         self.name = name[:MAX_NAME_CHARS] or "player"
+        self.device = device  # this install's id (config.install_id), sent in every hello
         self.tokens = tokens if tokens is not None else TokenStore.in_memory()
         self.on_change = on_change
         self.backoff_initial = backoff_initial
@@ -218,6 +220,8 @@ class ClientSession:
                 hello["token"] = self.token
             if self.key:
                 hello["key"] = self.key
+            if self.device:
+                hello["device"] = self.device[:64]
             try:
                 await ws.send(encode(hello))
                 first = decode_server(await asyncio.wait_for(ws.recv(), self.open_timeout))
@@ -443,8 +447,9 @@ class ClientSession:
     async def ready(self) -> bool:
         return await self.send({"t": "ready"})
 
-    async def rematch(self) -> bool:
-        return await self.send({"t": "rematch"})
+    async def rematch(self, accept: bool = True) -> bool:
+        """Offer or accept a rematch (``accept=False`` declines, or withdraws an offer)."""
+        return await self.send({"t": "rematch", "accept": accept})
 
     async def record(self, player: int | None = None) -> bool:
         msg: dict[str, Any] = {"t": "record"}

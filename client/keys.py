@@ -243,7 +243,9 @@ def press(ui: UI, key: str, *, mode: str, view: dict[str, Any] | None = None,
         if key == "m":
             if ctx.daily:
                 return replace(ui, note="a daily deal is played once a day: no rematch"), []
-            return replace(ui, note="asked for a rematch"), [Command("rematch")]
+            return replace(ui, note="rematch accepted: it starts when everyone accepts"), [Command("rematch")]
+        if key == "n" and not ctx.daily:
+            return replace(ui, note="no rematch for you"), [Command("decline")]
         if key == "c" and ctx.share:
             note = "share line copied (if your terminal allows) and printed when you quit"
             return replace(ui, note=note), [Command("share", ctx.share)]

@@ -20,8 +20,20 @@ from .board import Board, card, draw_board, layout_of
 from .help_screen import draw as draw_help
 from .keys import UI, redeals_left
 from .lobby_screen import lobby, notices, practice_reason, ranked
+from .offers import rematch_offer
 from .state import RaceState, is_daily, mode, players_of
-from .text import Fragment, Line, Out, Screen, clean, keys_line, plural, text_lines, width_of
+from .text import (
+    Fragment,
+    Line,
+    Out,
+    Screen,
+    clean,
+    keys_line,
+    player_name,
+    plural,
+    text_lines,
+    width_of,
+)
 from .variants import variant_name
 
 __all__ = [
@@ -105,7 +117,7 @@ def _progress_rows(state: RaceState, ascii_only: bool, width: int = 80) -> list[
             status = "left"
         elif _offline(info):
             status = "disconnected"
-        name = clean(seat.get("name", f"player {n}"), 16)
+        name = player_name(seat.get("name", f"player {n}"), 16)
         me = n == state.me
         row: list[Fragment] = [("class:me" if me else "", f"  {name:<16}"[:18])]
         bar = max(10, min(40, width - 60))  # a wider terminal, a longer bar
@@ -209,7 +221,7 @@ def _room(state: RaceState, out: Out, now: int, countdown: bool) -> None:
         elif _offline(p):
             flag = "disconnected"
         me = " (you)" if n == state.me else ""
-        who = clean(p.get("name"), 24) + me
+        who = player_name(p.get("name"), 24) + me
         out.add(("", f"   {n}  "), ("class:me" if me else "", who + " " * max(30 - width_of(who), 1)),
                 ("class:dim", flag))
     out.text()
@@ -279,7 +291,7 @@ def _results(state: RaceState, out: Out) -> None:
         me = n is not None and n == state.me
         found = f"{done if done is not None else '?'}" + (f"/{total}" if total else "")
         out.add(("class:me" if me else "",
-                 f"  {place:<6}{clean(name, 18) + (' *' if me else ''):<20}"
+                 f"  {place:<6}{player_name(name, 18) + (' *' if me else ''):<20}"
                  f"{_mmss(ms) if ms is not None else '  --':>7}{moves if moves is not None else '--':>7}"
                  f"  {found:<8}"),
                 ("class:dim", status))
@@ -289,8 +301,10 @@ def _results(state: RaceState, out: Out) -> None:
         return
     if state.rating_changes:
         _rating_changes(state, out)
-    rematch = "" if (state.room or {}).get("solo") else "m rematch"
-    out.text(keys_line(rematch, "b ratings", "s save the record", "l back to the lobby", "q quit"),
+    rematch_offer(state, out)
+    solo = bool((state.room or {}).get("solo"))
+    rematch = () if solo else ("m rematch", "n no rematch")
+    out.text(keys_line(*rematch, "b ratings", "s save the record", "l back to the lobby", "q quit"),
              "class:dim")
 
 
@@ -345,8 +359,8 @@ HELP: Final = (
     "",
     "  A pile's top card (the one that moves) is underlined; foundations show the card they "
     "take next.",
-    "  In a room: r when you are ready, l to leave. After a race: m for a rematch, s saves your "
-    "game's record to a file (patience-server verify checks it).",
+    "  In a room: r when you are ready, l to leave. After a race: m offers (or accepts) a "
+    "rematch, n declines, s saves your game's record to a file (patience-server verify checks it).",
     "  Play alone (8 in the lobby): any variant on a deal number of your choice (PySolFC's) or a "
     "random one; u undoes a move, h asks for a hint. Never ranked.",
     "  Lobby: 5 today's challenge (a claimed name's first attempt of the day is ranked), "

@@ -77,6 +77,7 @@ class RaceState:
     board: dict[str, Any] | None = None  # the last board page
     ratings_seen: dict[str, float] = field(default_factory=dict)  # casefolded name -> ordinal
     rating_changes: list[RatingChange] = field(default_factory=list)  # of the current results
+    rematch_offer: dict[str, Any] | None = None  # who accepts a rematch of the current results
 
     def tell(self, text: str, error: bool = False) -> None:
         """A notice for the screen the player is on now."""
@@ -105,6 +106,7 @@ class RaceState:
         self.results = None
         self.record = None
         self.rating_changes = []
+        self.rematch_offer = None
 
 
 def _int(value: Any) -> int | None:
@@ -141,6 +143,12 @@ def _apply(state: RaceState, msg: dict[str, Any], local_ms: int) -> None:
         state.room = dict(msg)
         if state.code is None and isinstance(msg.get("code"), str):
             state.code = msg["code"]
+        # A room message is the newest word on who is connected: an older
+        # progress message must not keep showing a player who came back as gone.
+        for i, entry in enumerate(msg.get("players") or ()):
+            known = state.progress.get(player_number(entry, i))
+            if known is not None and isinstance(entry, dict) and "connected" in entry:
+                known["connected"] = entry["connected"]
     elif kind == "view":
         view = msg.get("view")
         if isinstance(view, dict):
@@ -165,6 +173,9 @@ def _apply(state: RaceState, msg: dict[str, Any], local_ms: int) -> None:
         record = msg.get("record")
         if isinstance(record, dict):
             state.record = record
+    elif kind == "rematch_offer":
+        if msg.get("code") == state.code:
+            state.rematch_offer = dict(msg)
     elif kind == "rematch":
         code = msg.get("code")
         if isinstance(code, str):

@@ -29,6 +29,7 @@ __all__ = [
     "clean",
     "keys_line",
     "pad",
+    "player_name",
     "plural",
     "text_lines",
     "width_of",
@@ -67,6 +68,19 @@ def clean(value: object, limit: int | None = None) -> str:
     if limit is not None and width_of(text) > limit:
         text = _cut(text, limit)
     return text
+
+
+_SEAT_NUMBER: Final = re.compile(r" #[0-9]+$")
+
+
+def player_name(value: object, limit: int) -> str:
+    """A player's name from the server, abbreviated to ``limit`` cells but never
+    losing the `` #2`` the server adds to tell two players of one name apart."""
+    text = clean(value)
+    found = _SEAT_NUMBER.search(text)
+    if found is None or width_of(text) <= limit:
+        return clean(text, limit)
+    return _cut(text[:found.start()], limit - len(found.group())) + found.group()
 
 
 def _cut(text: str, limit: int) -> str:

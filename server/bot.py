@@ -38,11 +38,13 @@ class Bot:
         self.seq = 0
         self.results: dict[str, Any] | None = None
 
-    async def connect(self, token: str | None = None) -> dict[str, Any]:
+    async def connect(self, token: str | None = None, *, key: str | None = None,
+                      device: str | None = None) -> dict[str, Any]:
         self.ws = await connect(self.url, max_size=2**20, compression=None)
         hello: dict[str, Any] = {"t": "hello", "proto": protocol.PROTOCOL_VERSION, "name": self.name}
-        if token:
-            hello["token"] = token
+        for field, value in (("token", token), ("key", key), ("device", device)):
+            if value:
+                hello[field] = value
         await self.send(hello)
         return await self.expect("welcome")
 

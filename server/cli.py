@@ -7,8 +7,11 @@ one line on stderr and exit status 2, never a traceback.
 from __future__ import annotations
 
 import argparse
+import errno
 import json
 import sys
+import threading
+import time
 from collections.abc import Sequence
 from dataclasses import replace
 
@@ -21,6 +24,11 @@ from .game.state import STOCK
 from .game.variants import SPECS, UnknownVariant, get_rules
 
 EXIT_OK, EXIT_ILLEGAL, EXIT_USAGE = 0, 1, 2
+EXIT_FAILED = 1  # the server could not start
+_LISTEN_ERRORS = {errno.EADDRINUSE: "the port is in use (is another server running?)",
+                  errno.EACCES: "permission denied (ports below 1024 need privileges)",
+                  errno.EADDRNOTAVAIL: "this machine has no such address"}
+PROGRESS_AFTER_S = 1.0  # a solve that takes longer shows its time on a terminal
 
 
 class _Parser(argparse.ArgumentParser):
@@ -97,6 +105,13 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     except ServerTooOld as exc:
         sys.stderr.write(f"patience-server: {exc}\n")
         return EXIT_ILLEGAL
+    except OSError as exc:
+        if exc.errno not in _LISTEN_ERRORS:
+            raise
+        # the usual cause is a second server on the same port: one line says so
+        sys.stderr.write(f"patience-server: cannot listen on {settings.host}:{settings.port}: "
+                         f"{_LISTEN_ERRORS[exc.errno]} (choose another with --port or PATIENCE_PORT)\n")
+        return EXIT_FAILED
     finally:
         if launcher is not None:
             launcher.stop()
@@ -124,7 +139,8 @@ def _cmd_solve(args: argparse.Namespace) -> int:
         return EXIT_USAGE
     rules = get_rules(args.variant)
     parse_deal_number(args.number)
-    res = solve(rules.spec.id, args.number, budget)
+    with _Ticker(f"solving {rules.spec.name} #{args.number} (budget {budget} nodes)"):
+        res = solve(rules.spec.id, args.number, budget)
     if args.json:
         print(json.dumps(res.to_json()))
     else:
@@ -133,6 +149,43 @@ def _cmd_solve(args: argparse.Namespace) -> int:
         if res.moves:
             print(" ".join(res.moves))
     return EXIT_OK
+
+
+class _Ticker:
+    """On a terminal, a line on stderr with the time spent so far, redrawn each
+    second once a search has run for PROGRESS_AFTER_S, and wiped at the end;
+    nothing when stderr is a file or a pipe (scripts read stdout only)."""
+
+    def __init__(self, label: str) -> None:
+        self.label = label
+        self.stream = sys.stderr
+        self.done = threading.Event()
+        self.thread = threading.Thread(target=self._run, daemon=True)
+        self.shown = False
+
+    def __enter__(self) -> _Ticker:
+        if self.stream.isatty():
+            self.thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.done.set()
+        if self.thread.is_alive():
+            self.thread.join()
+        if self.shown:
+            self.stream.write("\r\x1b[K")
+            self.stream.flush()
+
+    def _run(self) -> None:
+        start = time.monotonic()
+        if self.done.wait(PROGRESS_AFTER_S):
+            return
+        while not self.done.is_set():
+            # the search holds the GIL, but this thread still gets its turns
+            self.stream.write(f"\r{self.label}: {time.monotonic() - start:.0f} s\x1b[K")
+            self.stream.flush()
+            self.shown = True
+            self.done.wait(1.0)
 
 
 def build_parser() -> argparse.ArgumentParser:

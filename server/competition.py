@@ -20,6 +20,7 @@ from typing import Any
 from .daily import DailyDeal, choose_daily, commitment, day_bounds_ms, day_number, share_line, utc_day
 from .game.records import Record, verify
 from .game.variants import get_rules
+from .race import one_seat_each
 from .store.boards import BoardStore
 from .store.rooms import RoomRow, RoomStore
 
@@ -125,6 +126,12 @@ class Competition:
         fields for the results message."""
         if room.solo:  # solo play is practice: never a board, a streak or a rating
             return {}
+        if not one_seat_each(room):
+            # one identity on two seats could rate itself against itself: the
+            # race keeps its results, but nothing of it counts
+            log.error("one claimed name held two seats: not rated, not boarded",
+                      extra={"room": room.code})
+            return {"ranked": False} if room.daily else {}
         # Only records that may enter a board or a rating are replayed (a casual
         # race of guests costs no replay when it ends): the daily's ranked
         # attempt, or the claimed names of a race that can be rated.

@@ -47,6 +47,7 @@ class Settings:
     max_bad_frames: int = 20  # malformed messages a connection may send before it is closed
     redis_cluster: bool = False  # REDIS_URL holds seed nodes of a Redis Cluster
     durability: str = "local"  # "replica": a move is acknowledged once a replica has it
+    lobby_grace_ms: int = 30_000  # a lobby seat whose connection is gone this long is free
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
@@ -66,6 +67,7 @@ class Settings:
             max_bad_frames=_int(e, "PATIENCE_MAX_BAD_FRAMES", 20, 1, 10**9),
             redis_cluster=_choice(e, "REDIS_CLUSTER", "0", ("0", "1")) == "1",
             durability=_choice(e, "PATIENCE_DURABILITY", "local", ("local", "replica")),
+            lobby_grace_ms=_int(e, "PATIENCE_LOBBY_GRACE_MS", 30_000, 0, 3_600_000),
         )
 
 

@@ -36,7 +36,7 @@ BOARDS_CHANNEL = "boards:changed"
 HEARTBEAT_S = 15.0  # a PING after this long without a message; lost after twice as long
 
 # Types a client gets as they are; the others are for the server's sessions.
-FORWARD = frozenset({"progress", "room", "results"})
+FORWARD = frozenset({"progress", "room", "results", "rematch_offer"})
 
 
 class Subscriber(Protocol):

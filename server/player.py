@@ -54,6 +54,8 @@ class Player:
         self.hello = False
         self.name = "player"
         self.identified: str | None = None  # the claimed name this connection proved
+        self.device: str | None = None  # a hash of the install id its client sent in hello
+        self.practised: set[tuple[str, str]] = set()  # (date, variant) dailies started as a guest
         self.code: str | None = None
         self.n = 0
         self.token = ""
@@ -117,15 +119,15 @@ class Player:
 
     async def join(self, code: str) -> None:
         secret = secrets.token_urlsafe(18)  # 144 random bits
+        who = self.identified.casefold() if self.identified is not None else ""
         try:
-            n = await self.service.store.join(code, self.name, token_hash(secret))
+            n, _ = await self.service.store.join(code, self.name, token_hash(secret), who)
         except RoomError as exc:
             raise ProtocolError(exc.code, f"cannot join room {code}: {exc.code.replace('_', ' ')}") \
                 from None
         if self.identified is not None:
             await self.service.store.set_player_fields(code, n, ident=self.identified)
         await self.attach(code, n, f"{code}.{n}.{secret}")
-        await self.publish_room(code)
 
     async def attach(self, code: str, n: int, token: str) -> None:
         store = self.service.store
@@ -137,10 +139,16 @@ class Player:
         self.total_cards = get_rules(room.variant).spec.total_cards
         await self.service.attach(self)
         await store.set_player_fields(code, n, conn=self.id)
+        # read again once the seat is ours: the room this player is shown has it connected
+        room = await store.room(code) or room
         self.send({"t": "joined", "code": code, "player": n, "token": token})
         self.send(room_message(room, now_ms()))
         await self.sync_from_room(room)
         await store.publish(code, encode({"t": "_takeover", "player": n, "session": self.id}))
+        # and every other player learns at once that this one is back (a resume
+        # after a restart of either side would otherwise show it gone until the
+        # next room change)
+        await store.publish(code, encode(room_message(room, now_ms())))
 
     async def detach(self) -> None:
         """Leave the room's membership: its start and room work end with it."""
@@ -153,6 +161,13 @@ class Player:
         self.code, self.n, self.state, self.v = None, 0, None, 0
         self.status = engine.IN_PROGRESS
         self.last_seq, self.last_answer = -1, []
+
+    def holds_seat_in(self, room: RoomRow) -> bool:
+        """This connection's claimed name already has a seat in ``room`` (joining
+        takes that seat over: one identity, one seat)."""
+        who = self.identified.casefold() if self.identified is not None else None
+        return who is not None and any(p.ident is not None and p.ident.casefold() == who
+                                       and not p.left for p in room.players)
 
     async def publish_room(self, code: str) -> None:
         room = await self.service.store.room(code)
@@ -269,8 +284,9 @@ class Player:
         elif kind == "rematch":
             self.send(message)
             new_code = str(message["code"])
-            if new_code != self.code:
-                self.spawn(self._follow_rematch(new_code))
+            order = list(message.get("players") or ())
+            if new_code != self.code and self.n in order:
+                self.spawn(self._follow_rematch(new_code, order.index(self.n) + 1))
 
     def spawn(self, work: Coroutine[Any, Any, None]) -> None:
         """Run work of this player's in the background; it ends with the connection."""
@@ -278,10 +294,13 @@ class Player:
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
-    async def _follow_rematch(self, new_code: str) -> None:
+    async def _follow_rematch(self, new_code: str, n: int) -> None:
+        """Take the seat kept for this player in the rematch's room."""
         try:
             await self.detach()
-            await self.join(new_code)
+            secret = secrets.token_urlsafe(18)
+            await self.service.store.set_player_fields(new_code, n, tok=token_hash(secret))
+            await self.attach(new_code, n, f"{new_code}.{n}.{secret}")
         except ProtocolError as exc:
             self.send(error(exc.code, exc.message))
         except StoreUnavailable:

@@ -91,7 +91,8 @@ _SEQ = Field(int, low=0, high=2**31)
 # Client -> server messages and their fields.
 CLIENT_MESSAGES: Final[dict[str, dict[str, Field]]] = {
     "hello": {"proto": Field(int, low=0, high=2**16), "name": Field(str, False, max_len=MAX_NAME_CHARS),
-              "token": Field(str, False, max_len=128), "key": Field(str, False, max_len=64)},
+              "token": Field(str, False, max_len=128), "key": Field(str, False, max_len=64),
+              "device": Field(str, False, max_len=64)},
     "claim": {"name": Field(str, max_len=MAX_NAME_CHARS)},
     "daily": {"variant": Field(str, max_len=64)},
     "daily_info": {"variant": Field(str, max_len=64)},
@@ -105,7 +106,7 @@ CLIENT_MESSAGES: Final[dict[str, dict[str, Field]]] = {
     "ready": {},
     "move": {"seq": _SEQ, "move": Field(str, max_len=32), "v": Field(int, low=0, high=2**31)},
     "resign": {"seq": _SEQ},
-    "rematch": {},
+    "rematch": {"accept": Field(bool, False)},
     "record": {"player": Field(int, False, 1, MAX_PLAYERS)},
     "leave": {},
     "watch": {"code": Field(str, max_len=16)},
@@ -120,13 +121,16 @@ SERVER_MESSAGES: Final[dict[str, str]] = {
     "welcome": "proto, server_time, resumed, identified (the claimed name proved by the key, or null), "
                "server_id (the deployment's stable id, or null without a secret)",
     "joined": "code, player, token: you are player N of room CODE; keep the token to resume",
-    "room": "code, variant, players_max, private, phase, players[], starts_at, ends_at, server_time, "
-            "solo, and deal in a solo game only (a race's deal is secret until its results)",
+    "room": "code, variant, players_max, private, phase, players[{player, name, claimed, ready, connected, "
+            "left, ...}], starts_at, ends_at, server_time, solo, and deal in a solo game only (a race's "
+            "deal is secret until its results)",
     "view": "v, seq (the move it answers, or null), view{...}: your own position",
     "progress": "player, foundation_cards, total_cards, moves, status: an opponent's counts only",
     "results": "code, variant, deal, deal_version, ranking[]: sent when the race ends",
     "record": "record{variant, deal, deal_version, moves, ms}: a finished player's game",
-    "rematch": "code: the room of the rematch; join it with the same name",
+    "rematch_offer": "code, player, accept, accepted[], players[]: a player of the finished race accepts "
+                     "(or declines) a rematch; it is made once all of players[] accept",
+    "rematch": "code, players[]: every player accepted; each is moved to the new room, seated in this order",
     "error": "code, message, and seq when it answers a move",
     "pong": "server_time",
     "watching": "code: you watch that room without a seat (room, progress and results follow)",

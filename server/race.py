@@ -23,17 +23,35 @@ def phase_at(room: RoomRow, now: int) -> str:
     return room.phase
 
 
-def player_public(p: PlayerRow) -> dict[str, Any]:
+def shown_names(room: RoomRow) -> dict[int, str]:
+    """Each seat's name as every screen shows it: players who picked the same
+    name (guests may) are told apart by a number after it, ``ann``, ``ann #2``,
+    in seat order, so no one mistakes one for the other."""
+    out: dict[int, str] = {}
+    seen: dict[str, int] = {}
+    for p in room.players:
+        if p.left:
+            out[p.n] = p.name
+            continue
+        key = p.name.casefold()
+        seen[key] = seen.get(key, 0) + 1
+        out[p.n] = p.name if seen[key] == 1 else f"{p.name} #{seen[key]}"
+    return out
+
+
+def player_public(p: PlayerRow, name: str | None = None) -> dict[str, Any]:
     """What every player of a room may know about a player: never a card."""
-    return {"player": p.n, "name": p.name, "ready": p.ready, "connected": p.conn,
-            "left": p.left, "status": p.status, "foundation_cards": p.fc, "moves": p.v}
+    return {"player": p.n, "name": name or p.name, "ready": p.ready, "connected": p.conn,
+            "left": p.left, "status": p.status, "foundation_cards": p.fc, "moves": p.v,
+            "claimed": p.ident is not None}
 
 
 def room_message(room: RoomRow, now: int) -> dict[str, Any]:
+    names = shown_names(room)
     out = {
         "t": "room", "code": room.code, "variant": room.variant, "players_max": room.max,
         "private": room.private, "phase": phase_at(room, now),
-        "players": [player_public(p) for p in room.players],
+        "players": [player_public(p, names[p.n]) for p in room.players],
         "starts_at": room.starts_at or None, "ends_at": room.ends_at or None,
         "total_cards": get_rules(room.variant).spec.total_cards,
         "server_time": now, "rematch": room.rematch, "daily": room.daily, "ranked": room.ranked,
@@ -65,10 +83,11 @@ def ranking(room: RoomRow) -> list[dict[str, Any]]:
     out = []
     # players who left the lobby (or were dropped at the start) took no part
     racers = [p for p in room.players if not p.left]
+    names = shown_names(room)
     for place, p in enumerate(sorted(racers, key=key), start=1):
         status = p.status if p.status != IN_PROGRESS else "timed_out"
         time_ms = p.done_ms if p.status == WON else p.fc_ms
-        out.append({"place": place, "player": p.n, "name": p.name, "won": p.status == WON,
+        out.append({"place": place, "player": p.n, "name": names[p.n], "won": p.status == WON,
                     "status": status, "time_ms": time_ms, "foundation_cards": p.fc,
                     "total_cards": total, "moves": p.v})
     return out
@@ -81,6 +100,14 @@ def results_message(room: RoomRow) -> dict[str, Any]:
     return {"t": "results", "code": room.code, "variant": room.variant,
             "deal": None if room.daily else room.deal, "deal_version": "deal_v1",
             "daily": room.daily, "ranking": ranking(room)}
+
+
+def one_seat_each(room: RoomRow) -> bool:
+    """No claimed name holds two seats among the racers (joining takes a name's
+    seat over, so this holds unless something went around that): a race that
+    breaks it is neither rated nor boarded."""
+    idents = [p.ident.casefold() for p in room.players if p.ident and not p.left]
+    return len(idents) == len(set(idents))
 
 
 def all_done(room: RoomRow) -> bool:

@@ -56,7 +56,8 @@ class RoomService:
         self.redis = redis
         self.store = RoomStore(redis, race_ms=settings.race_seconds * 1000,
                                countdown_ms=settings.countdown_ms,
-                               replicas=1 if settings.durability == "replica" else 0)
+                               replicas=1 if settings.durability == "replica" else 0,
+                               lobby_grace_ms=settings.lobby_grace_ms)
         self.boards = BoardStore(redis, self.store)
         self.competition = Competition(self.store, self.boards, settings.secret, clock,
                                        settings.daily_budget, settings.daily_tries)
@@ -164,6 +165,26 @@ class RoomService:
             log.info("race finished", extra={"room": code})
             if changed:
                 await self.redis.publish(BOARDS_CHANNEL, str(changed))
+
+    # -- rematch ---------------------------------------------------------------------
+    async def rematch_vote(self, room: RoomRow, n: int, accept: bool) -> None:
+        """Player ``n`` of a finished race accepts (or declines) a rematch; everyone
+        is told who accepts. Once every player of the race accepts, the new room is
+        made with their seats reserved in the race's order, and they are moved there."""
+        code = room.code
+        racers = [p for p in room.players if not p.left]
+        accepted = await self.store.rematch_vote(code, n, accept)
+        await self.store.publish(code, encode({
+            "t": "rematch_offer", "code": code, "player": n, "accept": accept,
+            "accepted": sorted(accepted), "players": [p.n for p in racers]}))
+        if not accept or not {p.n for p in racers} <= accepted:
+            return
+        new = await self.open_room(room.variant, self.new_deal(), room.max, room.private, room.min)
+        if await self.store.claim_rematch(code, new) != new:
+            return  # another player's last acceptance made it first
+        await self.store.reserve_seats(new, [(p.name, p.ident) for p in racers])
+        await self.store.publish(code, encode({"t": "rematch", "code": new,
+                                               "players": [p.n for p in racers]}))
 
     # -- boards ---------------------------------------------------------------------
     def watch_board(self, outbox: Outbox, board: str) -> None:

@@ -55,3 +55,28 @@ def test_bad_frames_get_a_specific_code(frame: bytes | str, code: str) -> None:
     with pytest.raises(ProtocolError) as err:
         decode_client(frame)
     assert err.value.code == code
+
+
+def _field_text(name: str, spec: object) -> str:
+    from server.protocol import Field
+
+    assert isinstance(spec, Field)
+    mark = "" if spec.required else "?"
+    if spec.kind is int:
+        kind = f"int {spec.low}..{spec.high}"
+    elif spec.kind is str:
+        kind = f"str ≤{spec.max_len} chars"
+    else:
+        kind = spec.kind.__name__
+    return f"`{name}{mark}`: {kind}"
+
+
+def test_the_client_message_table_matches_the_fields_the_server_checks() -> None:
+    for kind, fields in CLIENT_MESSAGES.items():
+        cells = ", ".join(_field_text(n, f) for n, f in fields.items()) or "—"
+        assert f"| `{kind}` | {cells} |" in DOC, kind
+
+
+def test_the_server_message_table_matches_the_protocol_module() -> None:
+    for kind, text in SERVER_MESSAGES.items():
+        assert f"| `{kind}` | {text} |" in DOC, kind

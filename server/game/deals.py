@@ -49,6 +49,11 @@ def parse_deal_number(value: int | str) -> tuple[int, bool]:
         text = str(value)
     elif isinstance(value, str):
         text = value
+        sign = text.strip().lower()
+        if sign.removeprefix("ms").lstrip().startswith("-"):
+            # '-' also separates digit groups ("1-000") and is stripped below: a leading
+            # one is a minus sign, refused like a negative int, not taken as its absolute value
+            raise BadDealNumber(f"deal numbers run from 1 to {MAX_DEAL}: {value!r}")
     else:
         raise BadDealNumber(f"a deal number must be an integer or text, not {type(value).__name__}")
     t = _STRIP.sub("", text.strip().lower())

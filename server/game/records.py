@@ -109,6 +109,9 @@ def record_from_dict(data: object) -> Record:
     if ms is not None and (not isinstance(ms, list) or len(ms) != len(moves)
                            or not all(isinstance(x, int) and not isinstance(x, bool) for x in ms)):
         raise BadRecord("ms must be a list of integers, one per move")
+    if ms is not None and any(b < a for a, b in zip([0, *ms], ms, strict=False)):
+        # times since the start of the race, as the server stamps them: they never go back
+        raise BadRecord("ms must not be negative or go backwards: no move comes before the one before it")
     return Record(variant, deal, tuple(moves), version, tuple(ms) if ms is not None else None)
 
 

@@ -6,7 +6,7 @@ import hmac
 import secrets
 from typing import Any
 
-from ..game.variants import get_rules
+from ..game.variants import get_rules, variant_ids
 from ..player import Player, clean_name, token_hash
 from ..protocol import ProtocolError
 from ..service import RoomService
@@ -35,6 +35,9 @@ async def on_claim(player: Player, msg: dict[str, Any]) -> None:
     if not await service.boards.claim(name, token_hash(key), service.clock()):
         raise ProtocolError("name_taken", f"the name {name!r} is already claimed")
     player.identified = player.name = name
+    today = service.competition.today()
+    await service.boards.adopt_attempts(today, variant_ids(), name, player.device,
+                                        {v for d, v in player.practised if d == today})
     player.send({"t": "claimed", "name": name, "key": key})
 
 
@@ -48,9 +51,14 @@ async def on_daily(player: Player, msg: dict[str, Any]) -> None:
     await player.can_leave()  # check first: a refused daily counts no attempt and stores nothing
     date = service.competition.today()
     deal = await service.competition.daily_deal(date, variant)
-    ranked = False
-    if player.identified is not None:
-        ranked = await service.boards.start_attempt(date, variant, player.identified) == 1
+    # Every attempt counts against the client's install (guests' too), and a
+    # name's is ranked only if it is the first of the name and of the install:
+    # practice as a guest, then claim, and the deal has been seen (docs/protocol.md).
+    names, devices = await service.boards.start_attempt(date, variant, player.identified,
+                                                        player.device)
+    ranked = player.identified is not None and names == 1 and devices <= 1
+    if player.identified is None:
+        player.practised.add((date, variant))
     await player.leave_current()
     code = await service.open_room(variant, deal.deal, 1, True, min_players=1,
                                    daily=date, ranked=int(ranked))

@@ -15,7 +15,7 @@ from ..game import engine
 from ..play import play
 from ..player import Player, clean_name, token_hash
 from ..protocol import PROTOCOL_VERSION, ProtocolError
-from ..store.rooms import now_ms
+from ..store.rooms import PlayerRow, now_ms
 from .common import room_code, variant_id
 from .competition import check_name
 
@@ -23,6 +23,12 @@ log = logging.getLogger("patience.lobby")
 
 # CODE.N.SECRET in ASCII only: str.isdigit() also takes "²" and "①"
 TOKEN = re.compile(r"([A-Za-z0-9]{1,16})\.([0-9]{1,2})\.([A-Za-z0-9_-]{1,64})", re.ASCII)
+
+
+def free_seat(p: PlayerRow, grace_ms: int, now: int) -> bool:
+    """A seat a newcomer may take (as the join script decides): left in the lobby,
+    or its connection gone for longer than the grace period."""
+    return p.left or (not p.conn and p.gone is not None and now - p.gone >= grace_ms)
 
 
 def parse_token(token: str) -> tuple[str, int, str]:
@@ -49,6 +55,8 @@ async def on_hello(player: Player, msg: dict[str, Any]) -> None:
         if stored is None or not hmac.compare_digest(stored, token_hash(secret)):
             raise ProtocolError("bad_token", "the resume token is unknown or expired")
     player.name, player.identified = name, identified
+    # the install id is kept hashed: it is the client's secret, only counted here
+    player.device = token_hash(msg["device"]) if msg.get("device") else None
     player.hello = True
     player.send({"t": "welcome", "proto": PROTOCOL_VERSION, "server_time": now_ms(),
                  "resumed": bool(token), "identified": player.identified,
@@ -76,10 +84,13 @@ async def on_join(player: Player, msg: dict[str, Any]) -> None:
     room = await player.service.store.room(code)
     if room is None:
         raise ProtocolError("no_room", f"cannot join room {code}: no room")
-    if room.phase != "lobby":
-        raise ProtocolError("room_started", f"cannot join room {code}: room started")
-    if code != player.code and len([p for p in room.players if not p.left]) >= room.max:
-        raise ProtocolError("room_full", f"cannot join room {code}: room full")
+    if not player.holds_seat_in(room):  # else this join takes its own seat over
+        if room.phase != "lobby":
+            raise ProtocolError("room_started", f"cannot join room {code}: room started")
+        grace, now = player.service.store.lobby_grace_ms, now_ms()
+        taken = [p for p in room.players if not free_seat(p, grace, now)]
+        if code != player.code and len(taken) >= room.max:
+            raise ProtocolError("room_full", f"cannot join room {code}: room full")
     await player.leave_current()
     await player.join(code)
 
@@ -116,6 +127,9 @@ async def on_leave(player: Player, msg: dict[str, Any]) -> None:
     player.need_room()
     if player.state is not None and player.status == engine.IN_PROGRESS:
         await play(player, player.last_seq + 1, "resign", player.v)
+    room = await player.service.store.room(player.need_room())
+    if room is not None and room.phase == "finished" and not room.daily and not room.rematch:
+        await player.service.rematch_vote(room, player.n, False)  # leaving the results declines
     await player.leave_current()
 
 

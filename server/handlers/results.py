@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..player import Player
-from ..protocol import ProtocolError, encode
+from ..protocol import ProtocolError
 from ..store.rooms import RoomRow
 
 
@@ -36,15 +36,17 @@ async def on_record(player: Player, msg: dict[str, Any]) -> None:
 
 
 async def on_rematch(player: Player, msg: dict[str, Any]) -> None:
-    service = player.service
+    """Offer or accept a rematch (``accept: false`` declines); it starts once every
+    player of the race has accepted, as on lichess."""
     room = await _finished_room(player, "a rematch can be asked for")
-    code = room.code
     if room.daily:
         raise ProtocolError("no_results", "a daily deal has no rematch: it is played once a day")
-    new = room.rematch or await service.open_room(
-        room.variant, service.new_deal(), room.max, room.private, room.min)
-    winner = await service.store.claim_rematch(code, new)
-    await service.store.publish(code, encode({"t": "rematch", "code": winner}))
+    me = room.player(player.n)
+    if me is None or me.left:
+        raise ProtocolError("no_results", "only the players of the race can ask for its rematch")
+    if room.rematch:
+        raise ProtocolError("no_results", f"the rematch was made already: room {room.rematch}")
+    await player.service.rematch_vote(room, player.n, msg.get("accept", True))
 
 
 HANDLERS = {"record": on_record, "rematch": on_rematch}

@@ -90,14 +90,40 @@ class BoardStore:
         row = {_s(flat[i]): _s(flat[i + 1]) for i in range(0, len(flat), 2)}
         return DailyDeal.from_store(row)
 
-    async def start_attempt(self, date: str, variant: str, name: str) -> int:
-        """Count an attempt at the day's deal; the first one is ranked."""
-        key = daily_key(date, variant, "attempts")
+    async def start_attempt(self, date: str, variant: str, name: str | None,
+                            device: str | None = None) -> tuple[int, int]:
+        """Count an attempt at the day's deal against the name (None: a guest) and
+        the device (None: the client sent none); returns both counts so far, 0 for
+        what was not counted. A ranked attempt is the first of both."""
+        names, devices = daily_key(date, variant, "attempts"), daily_key(date, variant, "devices")
         pipe = self.redis.pipeline(transaction=False)
-        pipe.hincrby(key, name.casefold(), 1)
-        pipe.expire(key, DAILY_TTL_S)
-        n, _ = await self._guard(pipe.execute())
-        return int(n)
+        for key, field in ((names, name.casefold() if name else None), (devices, device)):
+            if field is not None:
+                pipe.hincrby(key, field, 1)
+                pipe.expire(key, DAILY_TTL_S)
+        counts = [int(x) for x in (await self._guard(pipe.execute()))[::2]]
+        n = counts.pop(0) if name else 0
+        return n, counts[0] if device else 0
+
+    async def adopt_attempts(self, date: str, variants: list[str], name: str,
+                             device: str | None, seen: set[str]) -> None:
+        """A name just claimed takes on what was played before it was a name:
+        today's attempts of the device, and the dailies this connection started
+        (``seen``, variants), whichever is more, so its next attempt is not ranked."""
+        devices: list[Any] = [None] * len(variants)
+        if device:
+            pipe = self.redis.pipeline(transaction=False)
+            for v in variants:
+                pipe.hget(daily_key(date, v, "devices"), device)
+            devices = await self._guard(pipe.execute())
+        pipe = self.redis.pipeline(transaction=False)
+        for variant, raw in zip(variants, devices, strict=True):
+            count = max(int(raw or 0), 1 if variant in seen else 0)
+            if count:
+                key = daily_key(date, variant, "attempts")
+                pipe.hincrby(key, name.casefold(), count)
+                pipe.expire(key, DAILY_TTL_S)
+        await self._guard(pipe.execute())
 
     async def enter_board(self, date: str, variant: str, name: str, won: bool, time_ms: int,
                           moves: int, fc: int) -> bool:

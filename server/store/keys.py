@@ -20,6 +20,11 @@ def log(code: str, n: int) -> str:
     return f"room:{{{code}}}:log:{n}"
 
 
+def rematch(code: str) -> str:
+    """The set of a finished room's players who accept a rematch."""
+    return f"room:{{{code}}}:rematch"
+
+
 def channel(code: str) -> str:
     return f"room:{{{code}}}:events"
 

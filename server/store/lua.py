@@ -10,17 +10,34 @@ from __future__ import annotations
 from typing import Final
 
 # KEYS: meta, p1..p8 (every possible seat, so the script names all it touches)
-# ARGV: name, tokhash, now, lobby_ttl_ms  -> {player_number} or {0, reason}
+# ARGV: name, tokhash, now, lobby_ttl_ms, who (the casefolded claimed name, '' for
+#       a guest), grace_ms  -> {player_number} | {player_number, 'takeover'} | {0, reason}
+# One identity, one seat: a claimed name that already holds a seat here takes that
+# seat over (its old token dies, as on a resume) in any phase, instead of a second one.
 JOIN: Final = """
 local phase = redis.call('HGET', KEYS[1], 'phase')
 if not phase then return {0, 'no_room'} end
-if phase ~= 'lobby' then return {0, 'room_started'} end
 local n = tonumber(redis.call('HGET', KEYS[1], 'players'))
+if ARGV[5] ~= '' then
+  for i = 1, n do
+    local p = redis.call('HMGET', KEYS[i + 1], 'who', 'left')
+    if p[1] == ARGV[5] and p[2] ~= '1' then
+      redis.call('HSET', KEYS[i + 1], 'tok', ARGV[2], 'name', ARGV[1])
+      return {i, 'takeover'}
+    end
+  end
+end
+if phase ~= 'lobby' then return {0, 'room_started'} end
 local max = tonumber(redis.call('HGET', KEYS[1], 'max'))
--- a seat left in the lobby is free again (its old token dies with it)
+-- a seat left in the lobby is free again (its old token dies with it), and so is
+-- one whose connection has been gone for longer than the grace period
 local seat = 0
+local now = tonumber(ARGV[3])
 for i = 1, n do
-  if redis.call('HGET', KEYS[i + 1], 'left') == '1' then seat = i; break end
+  local p = redis.call('HMGET', KEYS[i + 1], 'left', 'conn', 'gone')
+  if p[1] == '1' or (p[2] == '0' and p[3] and now - tonumber(p[3]) >= tonumber(ARGV[6])) then
+    seat = i; break
+  end
 end
 if seat == 0 then
   if n >= max then return {0, 'room_full'} end
@@ -32,6 +49,7 @@ redis.call('DEL', pkey)
 redis.call('HSET', pkey, 'name', ARGV[1], 'tok', ARGV[2], 'v', 0, 'seq', -1,
            'status', 'in_progress', 'fc', redis.call('HGET', KEYS[1], 'fc0') or 0, 'ready', 0,
            'conn', 1, 'joined', ARGV[3], 'left', 0)
+if ARGV[5] ~= '' then redis.call('HSET', pkey, 'who', ARGV[5]) end
 redis.call('PEXPIRE', pkey, ARGV[4])
 redis.call('PEXPIRE', KEYS[1], ARGV[4])
 return {seat}
@@ -139,13 +157,14 @@ redis.call('HSET', KEYS[1], unpack(ARGV))
 return 1
 """
 
-# KEYS: player hash.  ARGV: session id
+# KEYS: player hash.  ARGV: session id, now
 # A player's ``conn`` holds the id of the connection that owns the seat; a
 # closing connection marks the player gone only if it still owns the seat,
 # so a late disconnect of a replaced connection never hides the new one.
+# ``gone`` is when: a lobby seat gone longer than a grace period is free (JOIN).
 RELEASE_CONN: Final = """
 if redis.call('HGET', KEYS[1], 'conn') == ARGV[1] then
-  redis.call('HSET', KEYS[1], 'conn', 0)
+  redis.call('HSET', KEYS[1], 'conn', 0, 'gone', ARGV[2])
   return 1
 end
 return 0

@@ -60,6 +60,7 @@ class PlayerRow:
     fc_ms: int | None = None
     done_ms: int | None = None
     ident: str | None = None  # the claimed name the player proved, if any
+    gone: int | None = None  # when its connection went (server ms), while it is gone
 
 
 @dataclass
@@ -103,7 +104,7 @@ def _int(value: Any, default: int = 0) -> int:
 class RoomStore:
     def __init__(self, redis: Redis, *, race_ms: int, countdown_ms: int,
                  lobby_ttl_ms: int = HOUR_MS, finished_ttl_ms: int = 24 * HOUR_MS,
-                 max_moves: int = 5000, replicas: int = 0) -> None:
+                 max_moves: int = 5000, replicas: int = 0, lobby_grace_ms: int = 30_000) -> None:
         self.redis = redis
         self.race_ms = race_ms
         self.countdown_ms = countdown_ms
@@ -111,6 +112,7 @@ class RoomStore:
         self.finished_ttl_ms = finished_ttl_ms
         self.race_ttl_ms = countdown_ms + race_ms + HOUR_MS
         self.max_moves = max_moves
+        self.lobby_grace_ms = lobby_grace_ms
         self._join = redis.register_script(lua.JOIN)
         self._ready = redis.register_script(lua.READY)
         self._finish = redis.register_script(lua.FINISH)
@@ -160,12 +162,15 @@ class RoomStore:
                 return code
         raise RuntimeError("could not find a free room code")
 
-    async def join(self, code: str, name: str, tokhash: str) -> int:
+    async def join(self, code: str, name: str, tokhash: str, who: str = "") -> tuple[int, bool]:
+        """A seat for ``name``: (its number, whether it was ``who``'s seat already,
+        taken over). ``who`` is the casefolded claimed name, '' for a guest."""
         seats = [keys.meta(code)] + keys.all_player_keys(code, MAX_PLAYERS)
-        res = await self._guard(self._join(seats, [name, tokhash, now_ms(), self.lobby_ttl_ms]))
+        res = await self._guard(self._join(seats, [name, tokhash, now_ms(), self.lobby_ttl_ms, who,
+                                                    self.lobby_grace_ms]))
         if int(res[0]) == 0:
             raise RoomError(_s(res[1]))
-        return int(res[0])
+        return int(res[0]), len(res) > 1
 
     async def room(self, code: str) -> RoomRow | None:
         pipe = self.redis.pipeline(transaction=False)
@@ -196,7 +201,8 @@ class RoomStore:
                 left=_s(p.get("left", "0")) == "1",
                 fc_ms=_int(p["fc_ms"]) if "fc_ms" in p else None,
                 done_ms=_int(p["done_ms"]) if "done_ms" in p else None,
-                ident=_s(p["ident"]) if "ident" in p else None))
+                ident=_s(p["ident"]) if "ident" in p else None,
+                gone=_int(p["gone"]) if "gone" in p else None))
         return room
 
     async def token_hash(self, code: str, n: int) -> str | None:
@@ -215,7 +221,7 @@ class RoomStore:
 
     async def release_conn(self, code: str, n: int, session_id: str) -> bool:
         """Mark player ``n`` disconnected if connection ``session_id`` still holds the seat."""
-        return bool(await self._guard(self._release_conn([keys.player(code, n)], [session_id])))
+        return bool(await self._guard(self._release_conn([keys.player(code, n)], [session_id, now_ms()])))
 
     async def set_player_fields(self, code: str, n: int, **fields: str | int | bytes) -> None:
         await self._set_existing(keys.player(code, n), fields)
@@ -232,6 +238,37 @@ class RoomStore:
         """Link ``code`` to its rematch room; the first claim wins."""
         await self._guard(self.redis.hsetnx(keys.meta(code), "rematch", new_code))
         return _s(await self._guard(self.redis.hget(keys.meta(code), "rematch")))
+
+    async def rematch_vote(self, code: str, n: int, accept: bool) -> set[int]:
+        """Player ``n`` accepts (or withdraws from) the rematch; who accepts now."""
+        key = keys.rematch(code)
+        pipe = self.redis.pipeline(transaction=True)
+        if accept:
+            pipe.sadd(key, n)
+        else:
+            pipe.srem(key, n)
+        pipe.smembers(key)
+        pipe.pexpire(key, self.finished_ttl_ms)
+        _, members, _ = await self._guard(pipe.execute())
+        return {int(m) for m in members}
+
+    async def reserve_seats(self, code: str, seats: list[tuple[str, str | None]]) -> None:
+        """Seat these (name, claimed name) in a new room, in this order, before
+        anyone joins it; each seat waits for its player (no token, not connected;
+        past the lobby's grace period an absent player's seat goes to whoever joins)."""
+        now = now_ms()
+        fc0 = _int(await self._guard(self.redis.hget(keys.meta(code), "fc0")))
+        pipe = self.redis.pipeline(transaction=True)
+        for n, (name, ident) in enumerate(seats, start=1):
+            fields: dict[str, str | int] = {"name": name, "tok": "", "v": 0, "seq": -1, "fc": fc0,
+                                            "status": "in_progress", "ready": 0, "conn": 0,
+                                            "gone": now, "joined": now, "left": 0}
+            if ident:
+                fields.update(ident=ident, who=ident.casefold())
+            pipe.hset(keys.player(code, n), mapping=cast(Any, fields))
+            pipe.pexpire(keys.player(code, n), self.lobby_ttl_ms)
+        pipe.hset(keys.meta(code), "players", len(seats))
+        await self._guard(pipe.execute())
 
     # -- moves -----------------------------------------------------------------
     async def move(self, code: str, n: int, expected_v: int, seq: int, at_ms: int, move: str,

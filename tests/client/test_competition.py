@@ -241,4 +241,4 @@ def test_race_results_show_rating_changes() -> None:
     assert "Ratings (OpenSkill ordinal)" in text
     assert "ann *                   4.00  (+0.80)" in text
     assert "-0.25  (no earlier rating seen here)" in text and "\x1b" not in text
-    assert "m rematch \u00b7 b ratings" in text
+    assert "m rematch \u00b7 n no rematch \u00b7 b ratings" in text

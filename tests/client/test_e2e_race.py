@@ -104,9 +104,14 @@ async def test_two_clients_race_from_hello_to_rematch(server_url: str, tmp_path:
         ranking = (ann.state.results or {})["ranking"]
         assert [r["place"] for r in ranking] == [1, 2]
 
-        await ann.rematch()
+        await ann.rematch()  # an offer: nobody moves until bob accepts too
+        await bob.wait_for(lambda st: st.rematch_offer is not None, 10)
+        assert "offered a rematch: m accept" in screen(bob.state)
+        assert ann.state.code == code
+        await bob.rematch()
         await ann.wait_for(lambda st: st.code not in (None, code) and mode(st) == "room", 10)
         await bob.wait_for(lambda st: st.code == ann.state.code and mode(st) == "room", 10)
+        assert (ann.state.me, bob.state.me) == (1, 2)  # the race's seats, in its order
     finally:
         await ann.close(keep_seat=False)
         await bob.close(keep_seat=False)

@@ -209,6 +209,7 @@ def test_room_and_results_keys() -> None:
     assert keys(["l"], mode="room")[1] == [Command("leave")]
     assert keys(["r"], mode="countdown")[1] == []
     assert keys(["m"], mode="results")[1] == [Command("rematch")]
+    assert keys(["n"], mode="results")[1] == [Command("decline")]  # no rematch (or withdraw one)
     assert keys(["l"], mode="results")[1] == [Command("leave")]
     assert keys(["q"], mode="results")[1] == [Command("quit")]
 

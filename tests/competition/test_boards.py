@@ -39,8 +39,8 @@ async def test_a_reader_never_sees_half_a_daily_deal(boards: BoardStore) -> None
 
 async def test_attempts_count_and_only_the_first_result_enters_the_board(boards: BoardStore,
                                                                          redis: Redis) -> None:
-    assert await boards.start_attempt("2026-11-30", "czarina", "Ann") == 1
-    assert await boards.start_attempt("2026-11-30", "czarina", "ann") == 2
+    assert await boards.start_attempt("2026-11-30", "czarina", "Ann") == (1, 0)
+    assert await boards.start_attempt("2026-11-30", "czarina", "ann") == (2, 0)
     assert await boards.enter_board("2026-11-30", "czarina", "ann", False, 100_000, 50, 20)
     assert not await boards.enter_board("2026-11-30", "czarina", "ann", True, 50_000, 40, 52)
     page, total = await boards.board_page("2026-11-30", "czarina", 0, 10, 52)

@@ -256,3 +256,57 @@ async def test_only_records_that_can_count_are_replayed(server: RaceServer,
     assert len(replayed) == 2 and set(results["ratings"]) == {"ann", "bob"}
     for bot in (*guests, ann, bob):
         await bot.close()
+
+
+# -- no practice before the ranked attempt ------------------------------------------
+async def test_a_daily_played_as_a_guest_then_claimed_is_not_ranked_for_the_name(
+        server: RaceServer) -> None:
+    bot = Bot(url(server), "cleo")
+    await bot.connect()
+    practice = await play_daily(bot)
+    assert practice["ranked"] is False
+    await bot.send({"t": "claim", "name": "cleo"})
+    await bot.expect("claimed")
+    again = await play_daily(bot)
+    assert again["ranked"] is False and again["room"]["ranked"] is False
+    await bot.send({"t": "board", "kind": "daily", "variant": VARIANT})
+    assert (await bot.expect("board"))["total"] == 0
+    await bot.close()
+
+
+async def test_the_install_carries_the_practice_to_a_name_claimed_on_a_new_connection(
+        server: RaceServer) -> None:
+    guest = Bot(url(server), "guest")
+    await guest.connect(device="install-1")
+    await play_daily(guest)
+    await guest.close()
+    later = Bot(url(server), "dora")  # the client restarted: a new connection, same install
+    await later.connect(device="install-1")
+    await later.send({"t": "claim", "name": "dora"})
+    await later.expect("claimed")
+    assert (await play_daily(later))["ranked"] is False
+    await later.close()
+
+
+async def test_a_claimed_name_on_an_install_that_practised_today_is_not_ranked(
+        server: RaceServer) -> None:
+    eve, key = await identified(server, "eve")  # claimed long ago, elsewhere
+    await eve.close()
+    guest = Bot(url(server), "guest")
+    await guest.connect(device="install-2")
+    await play_daily(guest)
+    await guest.close()
+    back = Bot(url(server), "eve")
+    await back.connect(key=key, device="install-2")
+    assert (await play_daily(back))["ranked"] is False
+    await back.close()
+
+
+async def test_a_fresh_install_and_a_fresh_name_play_a_ranked_first_attempt(server: RaceServer) -> None:
+    bot = Bot(url(server), "fay")
+    await bot.connect(device="install-3")
+    await bot.send({"t": "claim", "name": "fay"})
+    await bot.expect("claimed")
+    assert (await play_daily(bot))["ranked"] is True
+    assert (await play_daily(bot))["ranked"] is False
+    await bot.close()

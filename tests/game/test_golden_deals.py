@@ -252,7 +252,7 @@ def test_base_card_goes_to_its_own_suits_corner() -> None:
     (" 24 ", (24, True)),
     ("24L", (24, True)),
     ("123456789L", (123456789, False)),
-    ("-24", (24, True)),  # PySolFC deletes '-' like the other separators (rules.md 1.4)
+    ("1-000", (1000, True)),  # '-' between digits is a separator, deleted as PySolFC does
     (str(MAX_DEAL), (MAX_DEAL, False)),
     (MAX_DEAL, (MAX_DEAL, False)),
 ])
@@ -263,6 +263,9 @@ def test_parse_deal_number_accepts(text: int | str, expected: tuple[int, bool]) 
 @pytest.mark.parametrize("bad", [
     0, "0", "ms0", "#0", "000",
     -1, -24, -(10**25),
+    # a leading '-' reads as a minus sign: refused in text as in numbers (one rule for every
+    # tool), rather than quietly taken as PySolFC's number without it
+    "-24", " -24", "ms-24", "MS -5",
     "", " ", "L", "ms", "abc", "12a", "a12", "1.5e3", "0x10", "24LL", "ms-", "ms 24x",
     "\uff11\uff12", "\u00b2", "\u0663",  # digits, but not ASCII ones
     10**20, str(10**20), "1" + "0" * 25, f"ms{MS_MAX + 1}", f"ms{2**40}",

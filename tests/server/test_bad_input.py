@@ -340,6 +340,7 @@ async def test_a_flood_is_rate_limited_then_closed_1008(make_server: ServerFacto
         await asyncio.sleep(0.1)
         after = await room_snapshot(rdb, code)
         assert after[f"room:{{{code}}}:p:1"].pop("conn") == b"0"
+        assert after[f"room:{{{code}}}:p:1"].pop("gone")  # when it went: the closing, not a refusal
         before[f"room:{{{code}}}:p:1"].pop("conn")
         assert after == before
         await bots[1].send({"t": "ping"})

@@ -196,11 +196,13 @@ async def test_rematch_moves_everyone_into_a_new_room_with_a_new_deal(url: str) 
         await bots[0].move(bots[0].choose() or "draw")
         first = await resign_all(bots)
         await bots[1].send({"t": "rematch"})
+        await bots[0].expect("rematch_offer", accepted=[2])
+        await bots[0].send({"t": "rematch"})
         notes = await asyncio.gather(*(b.expect("rematch") for b in bots))
         new = notes[0]["code"]
         assert new != code and all(n["code"] == new for n in notes)
         joined = await asyncio.gather(*(b.expect("joined", code=new) for b in bots))
-        assert sorted(j["player"] for j in joined) == [1, 2]
+        assert [j["player"] for j in joined] == [1, 2]  # the seats of the race, in its order
         for bot in bots:
             bot.results, bot.seq = None, 0
         for bot in bots:
