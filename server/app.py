@@ -27,6 +27,7 @@ from websockets.protocol import State
 from . import metrics
 from .competition import Competition
 from .config import Settings
+from .corebuild import rules_core
 from .game import engine
 from .hub import BOARDS_CHANNEL, Hub
 from .protocol import (
@@ -69,13 +70,16 @@ class RaceServer:
         self.sessions: dict[tuple[str, int], Session] = {}
         self._clocks: dict[str, asyncio.Task[None]] = {}
         self.server: Server | None = None
+        # positions a dead-position search expands between two yields to the
+        # event loop; None: the engine's default (tests make it 1)
+        self.search_slice: int | None = None
 
     async def status_and_moves(self, state: engine.State) -> tuple[str, list[engine.Move]]:
         """The engine's answer; a dead-position search (rarely up to half a
         second) runs in slices with the other players' work in between, so one
         player's endgame never stalls the rest. (A thread would not do: the
         search holds the GIL, and the event loop then waits for it at every call.)"""
-        steps = engine.status_and_moves_steps(state)
+        steps = engine.status_and_moves_steps(state, self.search_slice)
         while True:
             try:
                 next(steps)
@@ -304,6 +308,8 @@ def _seq_of(frame: Any) -> int | None:
 async def run(settings: Settings, redis_url: str) -> None:
     app = RaceServer(settings, redis_url)
     await app.start()
+    core = rules_core()
+    log.info(f"rules core: {core}", extra={"rules_core": core})
     log.info("serving", extra={"host": settings.host, "port": app.port})
     print(f"patience-server: serving ws://{settings.host}:{app.port}/ (health: /healthz)", flush=True)
     stop = asyncio.get_running_loop().create_future()
