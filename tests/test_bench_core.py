@@ -37,6 +37,7 @@ def test_per_move_subtracts_the_run_that_only_prepares(monkeypatch: pytest.Monke
     counts = {False: instructions.Count(1_000, 0, "compiled"),
               True: instructions.Count(51_000, 100, "compiled")}
     monkeypatch.setattr(instructions, "_callgrind", lambda pure, play: counts[play])
+    monkeypatch.setattr(instructions, "_warm", lambda pure: None)
     cost, full = instructions.per_move(pure=False)
     assert cost == 500 and full.moves == 100
 
