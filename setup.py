@@ -50,7 +50,7 @@ def _core_sources() -> list[str]:
     return sorted(str(p) for p in CORE.rglob("*.py"))
 
 
-def _extensions() -> list[object]:
+def extensions() -> list[object]:
     if _pure_requested():
         _say("PATIENCE_PURE is set: pure Python")
         return []
@@ -73,4 +73,6 @@ def _extensions() -> list[object]:
     return exts
 
 
-setup(ext_modules=_extensions())
+# setuptools runs this file as __main__; the guard lets tests import it
+if __name__ == "__main__":
+    setup(ext_modules=extensions())

@@ -27,7 +27,7 @@ def test_the_instruction_total_is_read_from_callgrind_output() -> None:
 
 def test_without_valgrind_the_count_says_it_is_skipped(monkeypatch: pytest.MonkeyPatch,
                                                        capsys: pytest.CaptureFixture[str]) -> None:
-    monkeypatch.setattr(instructions.shutil, "which", lambda name: None)
+    monkeypatch.setattr("shutil.which", lambda name: None)
     monkeypatch.setattr("sys.argv", ["instructions"])
     assert instructions.main() == 0
     assert "skipped, valgrind is not installed" in capsys.readouterr().out
