@@ -1,9 +1,16 @@
-FROM python:3.11-slim
-WORKDIR /app
-COPY pyproject.toml README.md ./
+# Build stage: the full Python image has a C compiler, so the wheel carries the
+# rules core compiled by mypyc (setup.py); the slim runtime image needs none.
+FROM python:3.11 AS build
+WORKDIR /src
+COPY pyproject.toml setup.py README.md ./
 COPY server ./server
 COPY client ./client
-RUN pip install --no-cache-dir .
+RUN pip wheel --no-cache-dir --no-deps --wheel-dir /wheels .
+
+FROM python:3.11-slim
+WORKDIR /app
+COPY --from=build /wheels /wheels
+RUN pip install --no-cache-dir /wheels/*.whl && rm -rf /wheels
 ENV PATIENCE_HOST=0.0.0.0 PATIENCE_PORT=8765
 EXPOSE 8765
 CMD ["patience-server", "serve"]

@@ -4,12 +4,21 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
+# The install compiles the rules core (server/game/) with mypyc in place
+# (setup.py; pure Python without a C compiler or with PATIENCE_PURE=1). An edit
+# to the core must rebuild it, or the old compiled modules would keep running.
+CORE_SRC := $(shell find server/game -name '*.py')
+# The tests of the pure core: run a second time on the pure-Python source, so
+# the compiled and the pure core can never drift apart.
+PURE_TESTS := tests/game tests/test_cli.py tests/test_corebuild.py tests/competition/test_daily_pure.py
+
 .PHONY: setup serve test lint bench clean
 
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml setup.py $(CORE_SRC)
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
 	$(BIN)/pip install --quiet -e '.[test]'
+	$(BIN)/patience-server --version
 	touch $(STAMP)
 
 setup: $(STAMP)
@@ -18,15 +27,19 @@ serve: $(STAMP)
 	$(BIN)/patience-server serve
 
 lint: $(STAMP)
-	$(BIN)/ruff check server client tests bench
+	$(BIN)/ruff check server client tests bench setup.py
 	$(BIN)/mypy
 	$(BIN)/lint-imports --no-cache
 
 test: lint
 	$(BIN)/pytest
+	PATIENCE_PURE=1 $(BIN)/pytest $(PURE_TESTS)
 
 bench: $(STAMP)
-	$(BIN)/python -m bench.engine
+	$(BIN)/python -m bench.engine --both
+	$(BIN)/python -m bench.instructions
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis build *.egg-info
+	find server/game -name '*.so' -delete
+	rm -f patience_core__mypyc.*.so

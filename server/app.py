@@ -22,6 +22,7 @@ from websockets.http11 import Request, Response
 
 from . import metrics
 from .config import Settings
+from .corebuild import rules_core
 from .game import engine
 from .handlers import dispatch
 from .net.connection import Endpoint, serve_connection
@@ -124,6 +125,8 @@ class RaceServer:
 async def run(settings: Settings, redis_url: str) -> None:
     app = RaceServer(settings, redis_url)
     await app.start()
+    core = rules_core()
+    log.info(f"rules core: {core}", extra={"rules_core": core})
     log.info("serving", extra={"host": settings.host, "port": app.port, "redis": app.engine})
     print(f"patience-server: serving ws://{settings.host}:{app.port}/ (health: /healthz)", flush=True)
     stop = asyncio.get_running_loop().create_future()

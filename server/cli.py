@@ -188,8 +188,32 @@ class _Ticker:
             self.done.wait(1.0)
 
 
+def version_text() -> str:
+    """The version, and whether the rules core runs compiled or pure Python."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    from .corebuild import rules_core
+
+    try:
+        number = version("patience-race")
+    except PackageNotFoundError:  # run from a source tree that was never installed
+        number = "unknown"
+    return f"patience-server {number} (rules core: {rules_core()})"
+
+
+class _VersionAction(argparse.Action):
+    # argparse's own "version" action wants the text when the parser is built;
+    # this one looks at the core only when --version is asked for
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                 values: object, option_string: str | None = None) -> None:
+        print(version_text())
+        raise SystemExit(EXIT_OK)
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = _Parser(prog="patience-server", description="Patience Race server and tools")
+    p.add_argument("--version", action=_VersionAction, nargs=0,
+                   help="print the version and which rules core runs (compiled or pure Python)")
     sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
     sub.add_parser("variants", help="list the variants").set_defaults(func=_cmd_variants)
     d = sub.add_parser("deal", help="show the cards of a deal (stock included)")

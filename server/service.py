@@ -68,6 +68,9 @@ class RoomService:
         self._board_pushed: dict[str, float] = {}
         self.seats: dict[tuple[str, int], Seat] = {}
         self._clocks: dict[str, asyncio.Task[None]] = {}
+        # positions a dead-position search expands between two yields to the
+        # event loop; None: the engine's default (tests make it 1)
+        self.search_slice: int | None = None
 
     def start(self) -> None:
         self.hub.start()
@@ -85,7 +88,7 @@ class RoomService:
         second) runs in slices with the other players' work in between, so one
         player's endgame never stalls the rest. (A thread would not do: the
         search holds the GIL, and the event loop then waits for it at every call.)"""
-        steps = engine.status_and_moves_steps(state)
+        steps = engine.status_and_moves_steps(state, self.search_slice)
         while True:
             try:
                 next(steps)

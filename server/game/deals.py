@@ -35,27 +35,35 @@ class BadDealNumber(ValueError):
     """The text is not a deal number this generator can use."""
 
 
-def parse_deal_number(value: int | str) -> tuple[int, bool]:
+def deal_input(value: object) -> int | str:
+    """``value`` itself if it has a deal number's type (an int or text), else
+    :class:`BadDealNumber`. Boundary functions take ``object`` and narrow with
+    this: compiled by mypyc, a parameter typed ``int | str`` would reject a
+    float with a bare ``TypeError`` before our own check could explain it."""
+    if isinstance(value, bool):
+        raise BadDealNumber("a deal number must be an integer, not a boolean")
+    if isinstance(value, int | str):
+        return value
+    raise BadDealNumber(f"a deal number must be an integer or text, not {type(value).__name__}")
+
+
+def parse_deal_number(value: object) -> tuple[int, bool]:
     """Return ``(number, ms)`` where ``ms`` selects the LC generator.
 
     Accepts ints and PySolFC's text forms (``"24"``, ``"ms24"``, ``"#1_000"``,
     a trailing ``L``), and rejects anything else with :class:`BadDealNumber`.
     """
-    if isinstance(value, bool):
-        raise BadDealNumber("a deal number must be an integer, not a boolean")
+    value = deal_input(value)
     if isinstance(value, int):
         if value < 0:  # str(-5) is "-5", and the '-' separator would be stripped
             raise BadDealNumber(f"deal numbers run from 1 to {MAX_DEAL}: {value!r}")
         text = str(value)
-    elif isinstance(value, str):
+    else:
         text = value
-        sign = text.strip().lower()
-        if sign.removeprefix("ms").lstrip().startswith("-"):
+        if text.strip().lower().removeprefix("ms").lstrip().startswith("-"):
             # '-' also separates digit groups ("1-000") and is stripped below: a leading
             # one is a minus sign, refused like a negative int, not taken as its absolute value
             raise BadDealNumber(f"deal numbers run from 1 to {MAX_DEAL}: {value!r}")
-    else:
-        raise BadDealNumber(f"a deal number must be an integer or text, not {type(value).__name__}")
     t = _STRIP.sub("", text.strip().lower())
     if t.endswith("l"):
         t = t[:-1]
@@ -73,7 +81,7 @@ def parse_deal_number(value: int | str) -> tuple[int, bool]:
     return n, n < LC_LIMIT
 
 
-def canonical_deal_text(value: int | str) -> str:
+def canonical_deal_text(value: object) -> str:
     """``ms<N>`` for an explicit ms number above the LC range, else the digits."""
     n, ms = parse_deal_number(value)
     return f"ms{n}" if ms and n >= LC_LIMIT else str(n)

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Generator
 from typing import Final
 
+from .deals import deal_input
 from .moves import BadMove, GameOver, IllegalMove, Move, parse
 from .state import State
 from .variants import RULES, Rules, get_rules
@@ -37,9 +38,10 @@ def rules_of(state: State) -> Rules:
     return RULES[state.variant]
 
 
-def new_game(variant: str, deal: int | str) -> State:
-    """The starting position of ``variant`` (id, name or alias) for a deal number."""
-    return get_rules(variant).initial(deal)
+def new_game(variant: object, deal: object) -> State:
+    """The starting position of ``variant`` (id, name or alias) for a deal number.
+    Typed ``object``: bad input gets our errors, compiled or not (see deal_input)."""
+    return get_rules(variant).initial(deal_input(deal))
 
 
 def apply(state: State, move: Move) -> State:
@@ -54,7 +56,7 @@ def legal_moves(state: State) -> list[Move]:
     return status_and_moves(state)[1]
 
 
-def play(state: State, move: str | Move, known_status: str | None = None) -> State:
+def play(state: State, move: object, known_status: str | None = None) -> State:
     """Parse and validate a move, then play it; raise a specific error if not legal.
     ``known_status``: the caller's ``status(state)``, when it has it already."""
     m = move if isinstance(move, Move) else parse(move)
@@ -96,7 +98,8 @@ def status_and_moves(state: State) -> tuple[str, list[Move]]:
             return done.value  # type: ignore[no-any-return]
 
 
-def status_and_moves_steps(state: State) -> Generator[None, None, tuple[str, list[Move]]]:
+def status_and_moves_steps(state: State, slice_size: int | None = None,
+                           ) -> Generator[None, None, tuple[str, list[Move]]]:
     """:func:`status_and_moves` as a generator that yields between the slices of
     a dead-position search (which may take a good part of a second), so a server
     can let other players' work run in between; without a search it returns at
@@ -116,7 +119,7 @@ def status_and_moves_steps(state: State) -> Generator[None, None, tuple[str, lis
     moves = rules.legal_moves(state)
     if rules.can_draw_or_redeal(state) or any(m.dst.startswith("f") for m in moves):
         return IN_PROGRESS, moves
-    dead = yield from dead_search(state, moves)
+    dead = yield from dead_search(state, moves, slice_size)
     return (DEAD, []) if dead else (IN_PROGRESS, moves)
 
 
@@ -158,15 +161,19 @@ def _settled(state: State) -> bool | None:
     return None
 
 
-def dead_search(state: State, moves: list[Move] | None = None) -> Generator[None, None, bool]:
+def dead_search(state: State, moves: list[Move] | None = None,
+                slice_size: int | None = None) -> Generator[None, None, bool]:
     """The dead-position search in slices: it yields after every
-    :data:`SEARCH_SLICE` positions, so a caller serving others can let them run
+    ``slice_size`` positions (default :data:`SEARCH_SLICE`; a parameter, so
+    tests can make slices small without patching a constant the compiled core
+    has baked in), so a caller serving others can let them run
     in between, and returns whether ``state`` is dead. Run to the end it is
     exactly the search :func:`status` does. ``moves``: the legal moves of
     ``state``, when the caller has them already."""
     settled = _settled(state)
     if settled is not None:
         return settled
+    every = SEARCH_SLICE if slice_size is None else slice_size
     rules = RULES[state.variant]
     seen = {rules.search_key(state)}
     frontier = [state]
@@ -186,7 +193,7 @@ def dead_search(state: State, moves: list[Move] | None = None) -> Generator[None
             seen.add(key)
             frontier.append(nxt)
         expanded += 1
-        if expanded % SEARCH_SLICE == 0:
+        if expanded % every == 0:
             yield
     _remember(_DEAD_KEYS, seen)
     return _decided(state, True)

@@ -81,21 +81,34 @@ def move(src: str, dst: str, count: int = 1) -> Move:
     return Move("move", src, dst, count)
 
 
-# Texts parsed before: a race sends the same few hundred move texts over and over.
-_PARSED: dict[str, Move] = {}
+class MoveParser:
+    """Parses move texts and remembers the ones it parsed: a race sends the same
+    few hundred texts over and over. At most ``limit`` are kept (cleared when
+    full), and junk is never kept. The limit is a parameter, not a module
+    constant a test could patch: compiled by mypyc, a constant is baked in."""
+
+    def __init__(self, limit: int = _TEXTS_MAX) -> None:
+        self.limit = limit
+        self.known: dict[str, Move] = {}
+
+    def parse(self, text: object) -> Move:
+        if not isinstance(text, str):
+            raise BadMove(f"a move must be text, not {type(text).__name__}")
+        known = self.known.get(text)
+        if known is None:
+            known = _parse(text)  # junk raises here, so only moves are remembered
+            if len(self.known) >= self.limit:
+                self.known.clear()
+            self.known[text] = known
+        return known
+
+
+_PARSER: Final = MoveParser()
 
 
 def parse(text: object) -> Move:
     """Parse move text; raise :class:`BadMove` with the reason if it is not one."""
-    if not isinstance(text, str):
-        raise BadMove(f"a move must be text, not {type(text).__name__}")
-    known = _PARSED.get(text)
-    if known is None:
-        known = _parse(text)  # junk raises here, so only moves are remembered
-        if len(_PARSED) >= _TEXTS_MAX:
-            _PARSED.clear()
-        _PARSED[text] = known
-    return known
+    return _PARSER.parse(text)
 
 
 def _parse(text: str) -> Move:

@@ -115,7 +115,11 @@ def record_from_dict(data: object) -> Record:
     return Record(variant, deal, tuple(moves), version, tuple(ms) if ms is not None else None)
 
 
-def record_from_json(text: str) -> Record:
+def record_from_json(text: object) -> Record:
+    # typed object and checked here: compiled, a `str` parameter would meet
+    # bytes (which json.loads reads) or junk with a bare TypeError
+    if not isinstance(text, str | bytes | bytearray):
+        raise BadRecord(f"a record is JSON text, not {type(text).__name__}")
     try:
         data = json.loads(text)
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:

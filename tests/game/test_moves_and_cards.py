@@ -14,6 +14,7 @@ from server.game.moves import (
     RESIGN,
     BadMove,
     Move,
+    MoveParser,
     move,
     parse,
 )
@@ -76,17 +77,15 @@ def test_rank_arithmetic() -> None:
         assert pred(succ(r)) == r and step(r, 13) == r
 
 
-def test_parsed_texts_are_remembered_within_a_bound(monkeypatch: pytest.MonkeyPatch) -> None:
-    from server.game import moves
-
-    monkeypatch.setattr(moves, "_PARSED", {})
-    assert parse("t3-t7") is parse("t3-t7")  # the second one came from memory
-    for bad in ("t3-t3", "x", "t1-t2:0"):
+def test_parsed_texts_are_remembered_within_a_bound() -> None:
+    parser = MoveParser(limit=10)
+    assert parser.parse("t3-t7") is parser.parse("t3-t7")  # the second one came from memory
+    for bad in ("t3-t3", "x", "t1-t2:0", 5):
         for _ in range(2):  # refused every time, and never remembered
             with pytest.raises(BadMove):
-                parse(bad)
-    assert set(moves._PARSED) == {"t3-t7"}
-    monkeypatch.setattr(moves, "_TEXTS_MAX", 10)
+                parser.parse(bad)
+    assert set(parser.known) == {"t3-t7"}
     for i in range(1, 30):
-        parse(f"t{i}-f1")
-    assert len(moves._PARSED) <= 10
+        parser.parse(f"t{i}-f1")
+    assert 0 < len(parser.known) <= 10
+    assert parse("t3-t7") is parse("t3-t7")  # the module's parse remembers too

@@ -8,26 +8,14 @@ import asyncio
 import pytest
 
 from server.game import engine
-from tests.game.helpers import build
+from tests.game.test_dead_search_moves import dead_endgame
 from tests.server.conftest import ServerFactory
 
-CLUBS = "AC 2C 3C 4C 5C 6C 7C 8C 9C TC JC QC KC"
-SPADES = "AS 2S 3S 4S 5S 6S 7S 8S 9S TS JS QS KS"
-HEARTS_TO_J = "AH 2H 3H 4H 5H 6H 7H 8H 9H TH JH"
 
-
-def dead_endgame() -> engine.State:
-    """Stock gone, no foundation move, a few pointless moves left: only a search
-    can tell that it is dead."""
-    return build("four-seasons", {
-        "f1": CLUBS, "f2": SPADES, "f3": HEARTS_TO_J,
-        "t1": "QH KH", "t2": "AD KD", "t3": "2D 3D 4D JD", "t4": "5D 6D 8D 9D", "t5": "TD 7D QD",
-    }, base="A")
-
-
-def _steps_taken(state: engine.State) -> tuple[int, tuple[str, list[engine.Move]]]:
+def _steps_taken(state: engine.State, slice_size: int | None = None,
+                 ) -> tuple[int, tuple[str, list[engine.Move]]]:
     """How many times the status generator yields (search slices), and its answer."""
-    steps = engine.status_and_moves_steps(state)
+    steps = engine.status_and_moves_steps(state, slice_size)
     taken = 0
     while True:
         try:
@@ -37,11 +25,10 @@ def _steps_taken(state: engine.State) -> tuple[int, tuple[str, list[engine.Move]
         taken += 1
 
 
-def test_the_sliced_search_yields_and_agrees_with_status(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_sliced_search_yields_and_agrees_with_status() -> None:
     engine.clear_caches()
-    monkeypatch.setattr(engine, "SEARCH_SLICE", 1)
     state = dead_endgame()
-    search = engine.dead_search(state)
+    search = engine.dead_search(state, slice_size=1)
     slices = 0
     with pytest.raises(StopIteration) as done:
         while True:
@@ -53,13 +40,12 @@ def test_the_sliced_search_yields_and_agrees_with_status(monkeypatch: pytest.Mon
     engine.clear_caches()
 
 
-async def test_other_work_runs_while_the_server_searches(
-        make_server: ServerFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_other_work_runs_while_the_server_searches(make_server: ServerFactory) -> None:
     engine.clear_caches()
-    monkeypatch.setattr(engine, "SEARCH_SLICE", 1)
     app = await make_server()
+    app.service.search_slice = 1
     state = dead_endgame()
-    assert _steps_taken(state)[0] > 0  # it needs the search
+    assert _steps_taken(state, slice_size=1)[0] > 0  # it needs the search
     engine.clear_caches()
     ticks = 0
 
@@ -83,21 +69,3 @@ async def test_positions_that_need_no_search_are_answered_at_once(make_server: S
     state = engine.new_game("four-seasons", "24")
     assert _steps_taken(state)[0] == 0
     assert await app.status_and_moves(state) == engine.status_and_moves(state)
-
-
-def test_a_searched_position_has_its_moves_generated_once(monkeypatch: pytest.MonkeyPatch) -> None:
-    engine.clear_caches()
-    state = dead_endgame()
-    rules = engine.rules_of(state)
-    generate = rules.legal_moves
-    of_start = 0
-
-    def counting(s: engine.State) -> list[engine.Move]:
-        nonlocal of_start
-        of_start += s is state
-        return generate(s)
-
-    monkeypatch.setattr(rules, "legal_moves", counting)
-    assert engine.status_and_moves(state) == (engine.DEAD, [])
-    assert of_start == 1
-    engine.clear_caches()

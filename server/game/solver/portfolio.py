@@ -36,8 +36,10 @@ QUICK_NODES = 5_000
 DETECTORS_ON = frozenset({"betsy-ross", "corners", "corner-stones"})
 
 
-class SolverBug(AssertionError):
-    """A line the solver called a win did not replay to a won game."""
+class SolverBug(Exception):
+    """A line the solver called a win did not replay to a won game (an
+    internal error; an Exception, not an AssertionError, because mypyc
+    compiles subclasses of only a few builtin exceptions)."""
 
 
 @dataclass

@@ -116,7 +116,9 @@ def dfs(model: Model, budget: int, complete: bool = True) -> SearchOutcome:
             path.append((m, tok))
             out.result = WON
             out.moves = [model.as_move(pm) for pm, _ in path]
-            for pm, ptok in reversed(path):
+            # path[::-1], not reversed(path): mypyc 2.4 crashes compiling
+            # reversed() over a list of Any pairs
+            for pm, ptok in path[::-1]:
                 undo(pm, ptok)
             break
         if dead():
@@ -134,7 +136,7 @@ def dfs(model: Model, budget: int, complete: bool = True) -> SearchOutcome:
         # the loop ran dry: every reachable position was expanded without a win
         out.result = LOST if complete else UNKNOWN
     if out.result == UNKNOWN:
-        for pm, ptok in reversed(path):
+        for pm, ptok in path[::-1]:
             undo(pm, ptok)
     out.nodes, out.dead_hits, out.best_progress = nodes, dead_hits, best
     return out
@@ -193,6 +195,6 @@ def best_first(model: Snapshotting, budget: int) -> SearchOutcome:
             k, m = parent[k]
             line.append(m)
         out.result = WON
-        out.moves = [model.as_move(m) for m in reversed(line)]
+        out.moves = [model.as_move(m) for m in line[::-1]]
     out.nodes, out.best_progress = nodes, best
     return out

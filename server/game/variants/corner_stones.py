@@ -16,7 +16,7 @@ from ..cards import SUIT_NAMES, card_text
 from ..deals import deal_order
 from ..moves import DEAL_ALL, DEAL_ONE, DEAL_ROUND, Move
 from ..state import STOCK, Pile, State
-from .base import Rules
+from .base import Rules, VariantSpec
 
 ROUND = 12
 # Clockwise from the top-left corner stone: L0, R0..R5, L5..L1 (pile offsets).
@@ -27,8 +27,10 @@ CORNERS = frozenset({0, 5, 6, 11})
 class CornerStonesRules(Rules):
     family = "corner-stones"
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
+    # the parameters spelled out: compiled with mypyc, *args/**kwargs passed on
+    # to a typed super().__init__ arrive as one tuple argument
+    def __init__(self, spec: VariantSpec) -> None:
+        super().__init__(spec)
         t0, f0 = self.t0, self.f0
         # side pile -> the one foundation it may feed during the deal
         self.adjacent = {t0 + k: f0 + k - 1 for k in range(1, 5)}

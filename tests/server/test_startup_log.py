@@ -1,0 +1,25 @@
+"""The server's start-up log says which rules core runs (compiled or pure Python)."""
+
+from __future__ import annotations
+
+import json
+
+from server.corebuild import PURE
+from tests.server.conftest import SpawnFactory
+from tests.test_corebuild import _version
+
+
+def _core_logged(log_text: str) -> list[str]:
+    records = [json.loads(line) for line in log_text.splitlines() if line.startswith("{")]
+    return [r["message"] for r in records if r.get("message", "").startswith("rules core: ")]
+
+
+async def test_the_start_up_log_names_the_core(spawn: SpawnFactory) -> None:
+    built = await spawn(PATIENCE_PURE="0")
+    pure = await spawn(PATIENCE_PURE="1")
+    built.stop()
+    pure.stop()
+    assert _core_logged(pure.log.read_text()) == [f"rules core: {PURE}"]
+    # the build's core, as --version reports it (compiled wherever a C compiler was found)
+    expected = _version("0").rsplit("(", 1)[1].rstrip(")\n")
+    assert _core_logged(built.log.read_text()) == [expected]
