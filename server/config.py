@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ipaddress
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -24,6 +25,19 @@ def _int(env: Mapping[str, str], name: str, default: int, low: int, high: int) -
     return value
 
 
+def _networks(env: Mapping[str, str], name: str) -> str:
+    """A comma-separated list of addresses or networks, checked here so a typo
+    stops the server at start rather than trusting no proxy in silence."""
+    raw = env.get(name, "")
+    for part in raw.split(","):
+        if part.strip():
+            try:
+                ipaddress.ip_network(part.strip(), strict=False)
+            except ValueError:
+                raise ConfigError(f"{name}: {part.strip()!r} is not an address or network") from None
+    return raw
+
+
 @dataclass(frozen=True)
 class Settings:
     host: str = "127.0.0.1"
@@ -37,6 +51,14 @@ class Settings:
     rate_per_2s: int = 60
     daily_budget: int = 200_000
     daily_tries: int = 12
+    # limits per client address (server/limits.py; the table in docs/reliability.md)
+    connections_per_address: int = 16
+    address_rate_per_2s: int = 240
+    rooms_per_minute: int = 30
+    claims_per_hour: int = 20
+    join_penalty_ms: int = 500
+    name_ttl_days: int = 30
+    trusted_proxies: str = ""  # addresses or networks whose X-Forwarded-For is believed
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
@@ -53,6 +75,13 @@ class Settings:
             rate_per_2s=_int(e, "PATIENCE_RATE_PER_2S", 60, 1, 100_000),
             daily_budget=_int(e, "PATIENCE_DAILY_BUDGET", 200_000, 1, 10**8),
             daily_tries=_int(e, "PATIENCE_DAILY_TRIES", 12, 1, 1000),
+            connections_per_address=_int(e, "PATIENCE_CONNECTIONS_PER_ADDRESS", 16, 1, 10**6),
+            address_rate_per_2s=_int(e, "PATIENCE_ADDRESS_RATE_PER_2S", 240, 1, 10**7),
+            rooms_per_minute=_int(e, "PATIENCE_ROOMS_PER_MINUTE", 30, 1, 10**6),
+            claims_per_hour=_int(e, "PATIENCE_CLAIMS_PER_HOUR", 20, 1, 10**6),
+            join_penalty_ms=_int(e, "PATIENCE_JOIN_PENALTY_MS", 500, 0, 60_000),
+            name_ttl_days=_int(e, "PATIENCE_NAME_TTL_DAYS", 30, 1, 3650),
+            trusted_proxies=_networks(e, "PATIENCE_TRUSTED_PROXIES"),
         )
 
 

@@ -16,7 +16,7 @@ from ..play import play
 from ..player import Player, clean_name, token_hash
 from ..protocol import PROTOCOL_VERSION, ProtocolError
 from ..store.rooms import now_ms
-from .common import variant_id
+from .common import check_join, check_room_budget, join_failed, spend_room, variant_id
 from .competition import check_name
 
 log = logging.getLogger("patience.lobby")
@@ -54,6 +54,8 @@ async def on_hello(player: Player, msg: dict[str, Any]) -> None:
     player.send({"t": "welcome", "proto": PROTOCOL_VERSION, "server_time": now_ms(),
                  "resumed": bool(token), "identified": player.identified,
                  "server_id": player.service.competition.server_id})
+    if identified is not None:  # a name in use stays claimed (docs/storage.md)
+        await player.service.boards.touch_name(identified, player.service.settings.name_ttl_days)
     if token:
         await player.attach(code, n, token)
 
@@ -61,6 +63,7 @@ async def on_hello(player: Player, msg: dict[str, Any]) -> None:
 async def on_create(player: Player, msg: dict[str, Any]) -> None:
     variant = variant_id(msg["variant"])
     await player.can_leave()
+    spend_room(player)
     service = player.service
     private = msg.get("private", True)
     await player.leave_current()
@@ -71,14 +74,15 @@ async def on_create(player: Player, msg: dict[str, Any]) -> None:
 
 
 async def on_join(player: Player, msg: dict[str, Any]) -> None:
+    check_join(player)
     code = msg["code"].strip().upper()
     if ROOM_CODE.fullmatch(code) is None:
-        raise ProtocolError("no_room", f"no room has the code {code[:16]!r}")
+        raise join_failed(player, code)
     await player.can_leave()
     # the target first: a refused join leaves the player where it was
     room = await player.service.store.room(code)
     if room is None:
-        raise ProtocolError("no_room", f"cannot join room {code}: no room")
+        raise join_failed(player, code)
     if room.phase != "lobby":
         raise ProtocolError("room_started", f"cannot join room {code}: room started")
     if code != player.code and len([p for p in room.players if not p.left]) >= room.max:
@@ -89,6 +93,7 @@ async def on_join(player: Player, msg: dict[str, Any]) -> None:
 
 async def on_quick(player: Player, msg: dict[str, Any]) -> None:
     variant = variant_id(msg["variant"])
+    check_room_budget(player)  # it may open one, after leaving: refuse before that
     await player.leave_current()
     service = player.service
     store = service.store
@@ -98,6 +103,7 @@ async def on_quick(player: Player, msg: dict[str, Any]) -> None:
             return
         except ProtocolError:
             await store.remove_quick(variant, code)
+    player.limits.take_room()
     code = await service.open_room(variant, service.new_deal(), service.settings.quick_size,
                                    private=False)
     await store.add_quick(variant, code)
