@@ -49,13 +49,13 @@ async def on_hello(player: Player, msg: dict[str, Any]) -> None:
         stored = await player.service.store.token_hash(code, n)
         if stored is None or not hmac.compare_digest(stored, token_hash(secret)):
             raise ProtocolError("bad_token", "the resume token is unknown or expired")
+    if identified is not None:  # accepted: a name in use stays claimed (docs/storage.md)
+        await player.service.boards.touch_name(identified, player.service.settings.name_ttl_days)
     player.name, player.identified = name, identified
     player.hello = True
     player.send({"t": "welcome", "proto": PROTOCOL_VERSION, "server_time": now_ms(),
                  "resumed": bool(token), "identified": player.identified,
                  "server_id": player.service.competition.server_id})
-    if identified is not None:  # a name in use stays claimed (docs/storage.md)
-        await player.service.boards.touch_name(identified, player.service.settings.name_ttl_days)
     if token:
         await player.attach(code, n, token)
 
