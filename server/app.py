@@ -99,7 +99,8 @@ class RaceServer:
     async def handler(self, ws: ServerConnection) -> None:
         assert ws.request is not None
         address = self.addresses.get(self.address_of(ws, ws.request))
-        await serve_connection(ws, self._endpoint, self.settings.rate_per_2s, address,
+        await serve_connection(ws, self._endpoint, self.settings.rate_per_2s,
+                               self.settings.max_bad_frames, address,
                                self.settings.connections_per_address)
 
     async def health(self, connection: ServerConnection, request: Request) -> Response | None:

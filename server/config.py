@@ -51,6 +51,7 @@ class Settings:
     rate_per_2s: int = 60
     daily_budget: int = 200_000
     daily_tries: int = 12
+    max_bad_frames: int = 20  # malformed messages a connection may send before it is closed
     # limits per client address (server/limits.py; the table in docs/reliability.md)
     connections_per_address: int = 16
     address_rate_per_2s: int = 240
@@ -75,6 +76,7 @@ class Settings:
             rate_per_2s=_int(e, "PATIENCE_RATE_PER_2S", 60, 1, 100_000),
             daily_budget=_int(e, "PATIENCE_DAILY_BUDGET", 200_000, 1, 10**8),
             daily_tries=_int(e, "PATIENCE_DAILY_TRIES", 12, 1, 1000),
+            max_bad_frames=_int(e, "PATIENCE_MAX_BAD_FRAMES", 20, 1, 10**9),
             connections_per_address=_int(e, "PATIENCE_CONNECTIONS_PER_ADDRESS", 16, 1, 10**6),
             address_rate_per_2s=_int(e, "PATIENCE_ADDRESS_RATE_PER_2S", 240, 1, 10**7),
             rooms_per_minute=_int(e, "PATIENCE_ROOMS_PER_MINUTE", 30, 1, 10**6),

@@ -111,7 +111,10 @@ class Hub:
         for m in list(members):
             if forward:
                 m.outbox.send(payload)
-            m.on_room_event(message)
+            try:
+                m.on_room_event(message)
+            except Exception:  # one member's bug must not cost the others their events
+                log.exception("a room event failed for one member", extra={"room": code})
 
     async def _supervise(self) -> None:
         delay = 0.1

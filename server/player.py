@@ -29,6 +29,7 @@ from .progress import ProgressThrottle
 from .protocol import CLOSE_NORMAL, MAX_NAME_CHARS, ProtocolError, encode, error
 from .race import all_done, phase_at, progress_message, room_message
 from .service import STORE_RETRY_S, RoomService
+from .spectator import Spectator
 from .store.rooms import RoomError, RoomRow, StoreUnavailable, now_ms
 
 log = logging.getLogger("patience.player")
@@ -70,6 +71,7 @@ class Player:
         self.last_answer: list[bytes] = []
         self.start_task: asyncio.Task[None] | None = None
         self._tasks: set[asyncio.Task[None]] = set()  # work started by room events
+        self.spectating: Spectator | None = None  # the room watched without a seat
         self.progress = ProgressThrottle(service.store.publish_progress)
 
     # -- sending (never waits) ----------------------------------------------------------
@@ -100,8 +102,14 @@ class Player:
             raise ProtocolError("already_in_room", "finish or resign the current race first")
         return room
 
+    async def stop_watching(self) -> None:
+        if self.spectating is not None:
+            await self.spectating.stop()
+            self.spectating = None
+
     async def leave_current(self) -> None:
         room = await self.can_leave()
+        await self.stop_watching()
         if self.code is None:
             return
         if room is not None and room.phase == "lobby":
@@ -158,6 +166,7 @@ class Player:
         for task in list(self._tasks):
             task.cancel()
         self.service.unwatch_boards(self.outbox)
+        await self.stop_watching()
         code, n = self.code, self.n
         if code is None:
             return

@@ -111,6 +111,7 @@ CLIENT_MESSAGES: Final[dict[str, dict[str, Field]]] = {
     "rematch": {},
     "record": {"player": Field(int, False, 1, MAX_PLAYERS)},
     "leave": {},
+    "watch": {"code": Field(str, max_len=16)},
     "ping": {},
 }
 
@@ -127,6 +128,7 @@ SERVER_MESSAGES: Final[dict[str, str]] = {
     "rematch": "code: the room of the rematch; join it with the same name",
     "error": "code, message, seq when it answers a move, retry_ms when waiting ends the refusal",
     "pong": "server_time",
+    "watching": "code: you watch that room without a seat (room, progress and results follow)",
     "claimed": "name, key: the name is yours; keep the key (send it in hello) to use the name again",
     "daily_info": "variant, date, day, commitment, ends_at, yesterday{date, day, deal, salt, par}",
     "board": "kind, variant, date, offset, total, entries[{rank, name, ...}]",

@@ -14,12 +14,12 @@ from typing import Any
 
 from ..player import Player
 from ..protocol import ProtocolError
-from . import competition, lobby, race, results
+from . import competition, lobby, race, results, watch
 
 Handler = Callable[[Player, dict[str, Any]], Awaitable[None]]
 
 HANDLERS: dict[str, Handler] = {
-    **lobby.HANDLERS, **race.HANDLERS, **results.HANDLERS, **competition.HANDLERS,
+    **lobby.HANDLERS, **race.HANDLERS, **results.HANDLERS, **competition.HANDLERS, **watch.HANDLERS,
 }
 
 

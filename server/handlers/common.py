@@ -3,10 +3,21 @@
 from __future__ import annotations
 
 import math
+import re
 
 from ..game.variants import UnknownVariant, get_rules
 from ..player import Player
 from ..protocol import ProtocolError
+
+ROOM_CODE = re.compile(r"[A-Za-z0-9]{1,16}", re.ASCII)
+
+
+def room_code(text: str) -> str:
+    """A room code as typed (any case, spaces around); else ``no_room``."""
+    code = text.strip().upper()
+    if ROOM_CODE.fullmatch(code) is None:
+        raise ProtocolError("no_room", f"no room has the code {code[:16]!r}")
+    return code
 
 
 def variant_id(name: object) -> str:
@@ -52,6 +63,17 @@ def check_join(player: Player) -> None:
 
 
 def join_failed(player: Player, code: str) -> ProtocolError:
-    """The ``no_room`` refusal of a join; the address's next join waits."""
+    """The ``no_room`` refusal of a code asked for (join, watch); the address's
+    next such request waits."""
     player.limits.join_failed()
-    return ProtocolError("no_room", f"cannot join room {code[:16]}: no room")
+    return ProtocolError("no_room", f"no room has the code {code[:16]!r}")
+
+
+def asked_code(player: Player, text: str) -> str:
+    """A room code a client asks for by itself (join, watch): refused while its
+    address waits out earlier unknown codes; a malformed one counts as unknown."""
+    check_join(player)
+    try:
+        return room_code(text)
+    except ProtocolError:
+        raise join_failed(player, text.strip()) from None

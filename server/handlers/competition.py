@@ -51,9 +51,9 @@ async def on_daily(player: Player, msg: dict[str, Any]) -> None:
     variant = variant_id(msg["variant"])
     if not service.competition.secret:
         raise ProtocolError("no_daily", "this server has no secret: the daily challenge is off")
+    await player.can_leave()  # check first: a refused daily counts no attempt and stores nothing
     date = service.competition.today()
     deal = await service.competition.daily_deal(date, variant)
-    await player.can_leave()  # check, then count: a refused daily is no attempt
     spend_room(player)
     ranked = False
     if player.identified is not None:

@@ -16,14 +16,13 @@ from ..play import play
 from ..player import Player, clean_name, token_hash
 from ..protocol import PROTOCOL_VERSION, ProtocolError
 from ..store.rooms import now_ms
-from .common import check_join, check_room_budget, join_failed, spend_room, variant_id
+from .common import asked_code, check_room_budget, join_failed, spend_room, variant_id
 from .competition import check_name
 
 log = logging.getLogger("patience.lobby")
 
 # CODE.N.SECRET in ASCII only: str.isdigit() also takes "²" and "①"
 TOKEN = re.compile(r"([A-Za-z0-9]{1,16})\.([0-9]{1,2})\.([A-Za-z0-9_-]{1,64})", re.ASCII)
-ROOM_CODE = re.compile(r"[A-Za-z0-9]{1,16}", re.ASCII)
 
 
 def parse_token(token: str) -> tuple[str, int, str]:
@@ -74,10 +73,7 @@ async def on_create(player: Player, msg: dict[str, Any]) -> None:
 
 
 async def on_join(player: Player, msg: dict[str, Any]) -> None:
-    check_join(player)
-    code = msg["code"].strip().upper()
-    if ROOM_CODE.fullmatch(code) is None:
-        raise join_failed(player, code)
+    code = asked_code(player, msg["code"])
     await player.can_leave()
     # the target first: a refused join leaves the player where it was
     room = await player.service.store.room(code)
@@ -119,6 +115,9 @@ async def on_ready(player: Player, msg: dict[str, Any]) -> None:
 
 
 async def on_leave(player: Player, msg: dict[str, Any]) -> None:
+    if player.spectating is not None and player.code is None:
+        await player.stop_watching()
+        return
     player.need_room()
     if player.state is not None and player.status == engine.IN_PROGRESS:
         await play(player, player.last_seq + 1, "resign", player.v)

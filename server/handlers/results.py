@@ -11,7 +11,10 @@ from ..store.rooms import RoomRow
 
 async def _finished_room(player: Player, what: str) -> RoomRow:
     """The player's room, once it has results; else ``no_results`` naming ``what``."""
-    room = await player.service.store.room(player.need_room())
+    code = player.code or (player.spectating.code if player.spectating is not None else None)
+    if code is None:
+        player.need_room()  # refuses: neither seated nor watching
+    room = await player.service.store.room(code or "")
     if room is None or room.phase != "finished":
         raise ProtocolError("no_results", f"{what} once the race has results")
     return room

@@ -25,7 +25,6 @@ from .outbox import Outbox
 
 log = logging.getLogger("patience.net")
 
-MAX_BAD_FRAMES = 20  # malformed messages a connection may send before it is closed
 KERNEL_SEND_BUFFER = 64 * 1024  # SO_SNDBUF of each connection (Linux doubles it)
 
 
@@ -73,7 +72,8 @@ class WebsocketSocket:
 
 
 async def serve_connection(ws: ServerConnection, make_endpoint: EndpointFactory,
-                           rate_per_2s: int, address: Address, max_connections: int) -> None:
+                           rate_per_2s: int, max_bad_frames: int, address: Address,
+                           max_connections: int) -> None:
     """Read one connection's messages until it ends; answers go to its outbox.
 
     ``address`` is the client address's entry: its connections share its
@@ -84,13 +84,13 @@ async def serve_connection(ws: ServerConnection, make_endpoint: EndpointFactory,
             # the handshake check let it through in a race with another one
             await ws.close(CLOSE_POLICY, "too many connections from this address")
             return
-        await _serve(ws, make_endpoint, rate_per_2s, address)
+        await _serve(ws, make_endpoint, rate_per_2s, max_bad_frames, address)
     finally:
         address.connections -= 1
 
 
 async def _serve(ws: ServerConnection, make_endpoint: EndpointFactory, rate_per_2s: int,
-                 address: Address) -> None:
+                 max_bad_frames: int, address: Address) -> None:
     bound_kernel_buffer(ws)
     outbox = Outbox(WebsocketSocket(ws))
     endpoint = make_endpoint(outbox, address)
@@ -122,7 +122,7 @@ async def _serve(ws: ServerConnection, make_endpoint: EndpointFactory, rate_per_
             except ProtocolError as exc:
                 if exc.code in ("bad_frame", "unknown_type", "bad_field"):
                     bad += 1
-                    if bad > MAX_BAD_FRAMES:
+                    if bad > max_bad_frames:
                         await _close_policy(ws, outbox, "too many malformed messages")
                         return
                 outbox.send(encode(error(exc.code, exc.message, _seq_of(frame), exc.retry_ms)))

@@ -29,6 +29,17 @@ for i = 1, 2 do redis.call('EXPIRE', KEYS[i], ARGV[4]) end
 return added
 """
 
+# KEYS: the day's deal hash.  ARGV: ttl_s, field, value, field, value, ...
+# Writes the whole deal unless one is stored; returns the stored hash either way,
+# so a reader never sees half a deal.
+SAVE_DAILY = """
+if redis.call('EXISTS', KEYS[1]) == 0 then
+  redis.call('HSET', KEYS[1], unpack(ARGV, 2))
+  redis.call('EXPIRE', KEYS[1], ARGV[1])
+end
+return redis.call('HGETALL', KEYS[1])
+"""
+
 
 # KEYS: user hash.  ARGV: key hash, display name, created ms, ttl_s -> 1 if claimed, else 0
 # One script: a claimed name is never seen without its TTL.
@@ -69,6 +80,7 @@ class BoardStore:
         self._enter_board = redis.register_script(ENTER_BOARD)
         self._claim = redis.register_script(CLAIM)
         self._touch_name = redis.register_script(TOUCH_NAME)
+        self._save_daily = redis.register_script(SAVE_DAILY)
 
     # -- identity --------------------------------------------------------------
     async def claim(self, name: str, keyhash: str, now: int,
@@ -105,12 +117,10 @@ class BoardStore:
     async def save_daily(self, deal: DailyDeal) -> DailyDeal:
         """Store the day's deal unless another process stored one first; return the stored one."""
         key = daily_key(deal.date, deal.variant, "deal")
-        if await self._guard(self.redis.hsetnx(key, "deal", deal.deal)):
-            await self._guard(self.redis.hset(key, mapping=dict(deal.to_store())))  # type: ignore[arg-type]
-            await self._guard(self.redis.expire(key, DAILY_TTL_S))
-            return deal
-        stored = await self.daily(deal.date, deal.variant)
-        return stored if stored is not None else deal
+        fields = [part for item in dict(deal.to_store()).items() for part in item]
+        flat = await self._guard(self._save_daily([key], [DAILY_TTL_S, *fields]))
+        row = {_s(flat[i]): _s(flat[i + 1]) for i in range(0, len(flat), 2)}
+        return DailyDeal.from_store(row)
 
     async def start_attempt(self, date: str, variant: str, name: str) -> int:
         """Count an attempt at the day's deal; the first one is ranked."""

@@ -109,6 +109,21 @@ async def test_resume_with_the_token_after_a_dropped_connection(fake: FakeServer
         await s.close()
 
 
+async def test_a_client_closed_for_falling_behind_resumes(fake: FakeServer, tmp_path: Path) -> None:
+    """1013: the server dropped us for reading too slowly; the seat is still ours."""
+    s = session(fake.url, tmp_path)
+    await s.connect()
+    try:
+        await s.quick("four-seasons")
+        await s.wait_for(lambda st: st.room is not None)
+        token = s.token
+        await fake.drop(1013)
+        await s.wait_for(lambda st: st.conn == "online" and len(fake.hellos) == 2, 5)
+        assert fake.hellos[1]["token"] == token and s.state.code == CODE
+    finally:
+        await s.close()
+
+
 async def test_server_restart_is_survived_with_backoff(tmp_path: Path) -> None:
     fake = await FakeServer().start()
     port = fake.port

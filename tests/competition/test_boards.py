@@ -24,6 +24,19 @@ async def test_the_first_stored_daily_deal_wins(boards: BoardStore) -> None:
     assert await boards.daily("2026-12-01", "czarina") is None
 
 
+async def test_a_reader_never_sees_half_a_daily_deal(boards: BoardStore) -> None:
+    """The deal is written in one step: readers racing the writer see all or nothing."""
+    import asyncio
+
+    for day in range(1, 21):
+        date = f"2026-10-{day:02d}"
+        deal = DailyDeal(date, "czarina", "33333333333333333333", 0, "s", ("draw",), 3)
+
+        reads = [boards.daily(date, "czarina") for _ in range(20)]
+        seen = await asyncio.gather(*reads[:10], boards.save_daily(deal), *reads[10:])
+        assert all(s is None or s == deal for s in seen)
+
+
 async def test_attempts_count_and_only_the_first_result_enters_the_board(boards: BoardStore,
                                                                          redis: Redis) -> None:
     assert await boards.start_attempt("2026-11-30", "czarina", "Ann") == 1

@@ -242,3 +242,21 @@ async def test_the_real_defaults_hold_for_a_process(spawn: Any) -> None:
         assert await refused_at_handshake(proc.url) == 429
     finally:
         await close_all(bots)
+
+
+async def test_watching_an_unknown_code_costs_the_same_wait(make_server: ServerFactory) -> None:
+    """``watch`` takes a code too: guessing through it is no cheaper than through ``join``."""
+    url = ws_url(await make_server(join_penalty_ms=300))
+    bots = [await as_client(url, name=n) for n in ("host", "spy")]
+    host, spy = bots
+    try:
+        await host.send({"t": "create", "variant": "four-seasons"})
+        code = (await host.expect("joined"))["code"]
+        assert (await error_of(spy, {"t": "watch", "code": "ZZZZZZ"}))["code"] == "no_room"
+        assert (await error_of(spy, {"t": "watch", "code": code}))["code"] == "join_wait"
+        assert (await error_of(spy, {"t": "join", "code": code}))["code"] == "join_wait"
+        await asyncio.sleep(0.35)
+        await spy.send({"t": "watch", "code": code})
+        await spy.expect("watching", code=code)
+    finally:
+        await close_all(bots)

@@ -129,3 +129,44 @@ async def test_a_closed_socket_gets_nothing() -> None:
     box = Outbox(sock)
     box.send(b"a")
     assert sock.written == []
+
+
+class Member:
+    def __init__(self, n: int, fail: bool = False) -> None:
+        self.sock = FakeSocket()
+        self.outbox = Outbox(self.sock)
+        self.n = n
+        self.fail = fail
+        self.events: list[dict[str, object]] = []
+
+    def on_room_event(self, message: dict[str, object]) -> None:
+        if self.fail:
+            raise RuntimeError("a bug in one member")
+        self.events.append(message)
+
+    async def resync(self) -> None:
+        return None
+
+
+async def test_the_hub_only_enqueues_and_one_failing_member_costs_the_others_nothing() -> None:
+    import redis.asyncio as aioredis
+
+    from server.hub import Hub
+    from server.protocol import encode
+    from server.store import keys
+
+    async def nothing(_: str) -> None:
+        return None
+
+    hub = Hub(aioredis.Redis(), nothing)  # never connected: deliver needs no Redis
+    members = [Member(1, fail=True), Member(2), Member(3)]
+    members[2].sock.buffer = 10**6  # a client that reads nothing: its frames wait in its outbox
+    for m in members:
+        await hub.add("ROOM01", m)
+    await hub.deliver("ROOM01", keys.event_envelope(encode({"t": "room", "phase": "lobby"})))
+    await hub.deliver("ROOM01", keys.progress_envelope(2, encode({"t": "progress", "player": 2})))
+    assert members[1].events == [{"t": "room", "phase": "lobby"}]
+    assert len(members[0].sock.written) == 2  # its room message and player 2's progress
+    assert len(members[1].sock.written) == 1  # its own progress is not sent back to it
+    assert members[2].outbox.queued_frames == 2 and members[2].sock.written == []
+    members[2].outbox.stop()
