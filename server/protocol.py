@@ -63,8 +63,8 @@ ERROR_CODES: Final[dict[str, str]] = {
     "rate_limited": "too many messages: slow down (persisting gets the connection closed)",
     "over_limit": "this connection or its address has opened as many rooms or claimed as many "
                   "names as it may for now: try again after retry_ms",
-    "join_wait": "codes that name no room were tried from this address: the next join is "
-                 "looked at after retry_ms (the wait doubles with each unknown code)",
+    "join_wait": "codes that name no room were tried from this address: the next join or "
+                 "watch is looked at after retry_ms (the wait doubles with each unknown code)",
     "store_unavailable": "the game store is unreachable: nothing was changed, try again",
     "internal": "unexpected server error: nothing was changed",
 }
