@@ -22,6 +22,7 @@ import os
 import sys
 import time
 from collections.abc import Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
 if TYPE_CHECKING:  # the heavy imports happen in main(), after the arguments are checked
@@ -124,6 +125,8 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
                    help=f"the server's websocket address (default: {DEFAULT_SERVER}, or $PATIENCE_SERVER)")
     p.add_argument("--name", default=None, help="the name opponents see (default: your user name)")
     p.add_argument("--ascii", action="store_true", help="letters instead of suit glyphs (S H D C)")
+    p.add_argument("--records", default=".", metavar="DIR",
+                   help="where s on a results screen saves your game's record (default: here)")
     p.add_argument("--key-file", default=None, metavar="FILE",
                    help="read the key of your claimed name from FILE ('-': standard input), e.g. on another "
                         "computer (it is in keys.json in the config directory of the one that claimed it); "
@@ -181,6 +184,7 @@ class RaceApp:
         self.frames = 0  # how many times the model changed (and a redraw was asked for)
         self.quitting = False
         self.printouts: list[str] = []  # lines to print on the terminal after quitting
+        self.records_dir = Path(".")  # where s on a results screen saves records (--records)
         self._mode = "lobby"
         self._tasks: set[asyncio.Task[Any]] = set()
         kb = KeyBindings()
@@ -252,12 +256,14 @@ class RaceApp:
 
     # -- input ------------------------------------------------------------------------
     def on_key(self, key: str) -> None:
-        from .keys import context_of, press
+        from .keys import context_of
+        from .solo import press
         from .state import mode
 
         state = self.session.state
         menu = self.ui.menu
-        self.ui, commands = press(self.ui, key, mode=mode(state), view=state.view, ctx=context_of(state))
+        self.ui, commands = press(self.ui, key, mode=mode(state), view=state.view, ctx=context_of(state),
+                                  state=state, size=self._size())
         if self.ui.menu != menu:  # another lobby screen: the last one's notice stays with it
             state.tell("")
         self._board_on_screen()
@@ -287,7 +293,11 @@ class RaceApp:
             if self.app.is_running:
                 self.app.exit(result=0)
             return
-        if name == "move":
+        from .solo import run as run_solo
+
+        if await run_solo(s, command, self.records_dir):
+            pass  # solo play, undo, hints and saving records: client/solo.py
+        elif name == "move":
             await s.move(arg)
         elif name == "resign":
             await s.resign()
@@ -374,6 +384,7 @@ async def run(args: argparse.Namespace) -> int:
         print(f"patience: {exc}", file=sys.stderr)
         return 1
     app = RaceApp(session, ascii_only=args.ascii)
+    app.records_dir = Path(args.records)
     try:
         return await app.run()
     finally:

@@ -57,6 +57,7 @@ LOBBY_ITEMS: Final = (
     ("5", "Today's challenge", "one deal a day, the same for everyone"),
     ("6", "Boards", "today's results, ratings, daily wins"),
     ("7", "Claim your name", "keep it yours: ranked dailies and ratings"),
+    ("8", "Play alone", "any variant, any deal number; undo and hints"),  # client/solo.py
     ("q", "Quit", ""),
 )
 BOARD_ITEMS: Final = (
@@ -118,6 +119,7 @@ class UI:
     text: str | None = None  # the input line, None when closed
     text_purpose: str = ""  # move | code | players | name
     help: bool = False
+    help_top: int = 0  # the help's first line on screen (client/help_screen.py scrolls it)
     confirm: str = ""  # resign | quit: waiting for y
     note: str = ""  # a local hint
 
@@ -226,7 +228,7 @@ def press(ui: UI, key: str, *, mode: str, view: dict[str, Any] | None = None,
             return replace(ui, confirm="", note=""), [command]
         return replace(ui, confirm="", note=""), []
     if key == "?":
-        return replace(ui, help=True), []
+        return replace(ui, help=True, help_top=0), []
     if mode == "lobby":
         return _lobby_key(ui, key, ctx)
     if mode in ("room", "countdown"):

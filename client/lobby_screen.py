@@ -35,7 +35,8 @@ def notices(state: RaceState, ui: UI, out: Out) -> None:
         out.text(" " + ui.note, "class:hint")
     if ui.text is not None:
         prompt = {"move": "move: ", "code": "room code: ", "players": "players (2-8, Enter for 2): ",
-                  "name": "name to claim (Enter claims it): "}
+                  "name": "name to claim (Enter claims it): ",
+                  "deal": "deal number (PySolFC's; Enter for a random one): "}
         out.add(("class:prompt", " " + prompt.get(ui.text_purpose, "> ")), ("", clean(ui.text)),
                 ("class:cursor", " "))
 
@@ -48,7 +49,7 @@ def lobby(state: RaceState, ui: UI, out: Out, now: int) -> None:
         heading = {"quick": "Quick race: pick a variant", "create": "Private room: pick a variant",
                    "browse": "Variants and rules", "daily": "Today's challenge: pick a variant",
                    "board-daily": "Today's daily board: pick a variant",
-                   "board-wins": "Daily wins: pick a variant"}
+                   "board-wins": "Daily wins: pick a variant", "solo": "Play alone: pick a variant"}
         out.text(" " + heading.get(ui.purpose, "Variants"), "class:title")
         out.text()
         for i, variant in enumerate(VARIANTS):

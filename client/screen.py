@@ -17,6 +17,7 @@ from __future__ import annotations
 from typing import Any, Final
 
 from .board import Board, card, draw_board, layout_of
+from .help_screen import draw as draw_help
 from .keys import UI, redeals_left
 from .lobby_screen import lobby, notices, practice_reason, ranked
 from .state import RaceState, is_daily, mode, players_of
@@ -132,6 +133,8 @@ def _header(state: RaceState, out: Out, clock: list[str], ascii_only: bool) -> N
         parts.append(f"room {clean(state.code, 16)}")
     if is_daily(state):
         parts.append("daily, " + ("ranked" if ranked(state) else "practice"))
+    if room.get("solo"):
+        parts.append(f"solo #{clean(room.get('deal', '?'), 22)}")
     left, right = " \u00b7 ".join(parts), " \u00b7 ".join(clock)
     if width_of(left) + width_of(right) + 3 > width and len(parts) > 1:
         left = " \u00b7 ".join(parts[1:])  # the program's name is the first to go
@@ -239,8 +242,9 @@ def _race(state: RaceState, ui: UI, out: Out, ascii_only: bool) -> None:
     notices(state, ui, out)
     draw = "deal" if "phase" in view else "draw"
     redeal = "R redeal" if (redeals_left(view) or 0) > 0 else ""
-    out.text(keys_line(f"space {draw}", redeal, "pile key then target", ": type a move", "X resign",
-                       "? help", "q quit"), "class:dim")
+    solo = ("u undo", "h hint") if (state.room or {}).get("solo") else ("", "")
+    out.text(keys_line(f"space {draw}", redeal, *solo, "pile key then target", ": type a move", "X resign",
+                       "? help and rules", "q quit"), "class:dim")
 
 
 def _results(state: RaceState, out: Out) -> None:
@@ -285,7 +289,9 @@ def _results(state: RaceState, out: Out) -> None:
         return
     if state.rating_changes:
         _rating_changes(state, out)
-    out.text(keys_line("m rematch", "b ratings", "l back to the lobby", "q quit"), "class:dim")
+    rematch = "" if (state.room or {}).get("solo") else "m rematch"
+    out.text(keys_line(rematch, "b ratings", "s save the record", "l back to the lobby", "q quit"),
+             "class:dim")
 
 
 def _daily_results(state: RaceState, res: dict[str, Any], out: Out) -> None:
@@ -335,11 +341,14 @@ HELP: Final = (
     "",
     "  space  draw (or deal one card)       R      redeal (turns the waste over)",
     "  n / N  deal a round / everything     X      resign (asks first)",
-    "  q      quit (your seat is kept)      ?      this help; any key closes it",
+    "  q      quit (your seat is kept)      ?      this help, the rules card",
     "",
     "  A pile's top card (the one that moves) is underlined; foundations show the card they "
     "take next.",
-    "  In a room: r when you are ready, l to leave. After a race: m for a rematch.",
+    "  In a room: r when you are ready, l to leave. After a race: m for a rematch, s saves your "
+    "game's record to a file (patience-server verify checks it).",
+    "  Play alone (8 in the lobby): any variant on a deal number of your choice (PySolFC's) or a "
+    "random one; u undoes a move, h asks for a hint. Never ranked.",
     "  Lobby: 5 today's challenge (a claimed name's first attempt of the day is ranked), "
     "6 boards (n / p page), 7 claim your name (its key is kept on this computer). After a "
     "daily: c copies the share line, b its board.",
@@ -368,8 +377,7 @@ def _render(state: RaceState, ui: UI, now_ms: int, out: Out) -> Screen:
     current = mode(state)
     _header(state, out, _clock(state, now) if current in ("race", "countdown") else [], ascii_only)
     if ui.help:
-        for line in HELP:
-            out.text(" " + line, "class:title" if line == HELP[0] else "")
+        draw_help(HELP, state, ui.help_top, out)
         return out.screen()
     if current == "lobby":
         lobby(state, ui, out, now)

@@ -187,11 +187,25 @@ def _apply(state: RaceState, msg: dict[str, Any], local_ms: int) -> None:
                     value = _num(entry.get("value"))
                     if value is not None:
                         state.ratings_seen[entry["name"].casefold()] = value
+    elif kind == "hint":
+        state.tell(hint_text(msg, state.v))
     elif kind == "error":
         code = str(msg.get("code", ""))
         state.last_error = code
         if code not in QUIET_ERRORS:
             state.tell(str(msg.get("message") or code), error=True)
+
+
+def hint_text(msg: dict[str, Any], v: int) -> str:
+    """What a solo game's ``hint`` answer tells the player."""
+    move, result = msg.get("move"), msg.get("result")
+    if _int(msg.get("v")) != v:
+        return "that hint was for an earlier position: press h again"
+    if isinstance(move, str) and move:
+        return f"hint: {move} (the game can still be won after it)"
+    if result == "lost":
+        return "no line wins from here: u undoes a move"
+    return "no hint: the solver found no sure line in the time it has"
 
 
 def _num(value: Any) -> float | None:

@@ -16,7 +16,6 @@ import signal
 from collections.abc import Callable
 from typing import Any
 
-from redis.asyncio import BlockingConnectionPool, Redis
 from websockets.asyncio.server import Server, ServerConnection, serve
 from websockets.datastructures import Headers
 from websockets.http11 import Request, Response
@@ -31,6 +30,7 @@ from .net.outbox import WRITE_HIGH_WATER, Outbox
 from .player import Player
 from .protocol import CLOSE_GOING_AWAY, MAX_FRAME_BYTES, ProtocolError
 from .service import RoomService
+from .store.client import open_client
 from .store.rooms import StoreUnavailable, now_ms
 
 log = logging.getLogger("patience.server")
@@ -63,9 +63,7 @@ class PlayerEndpoint:
 class RaceServer:
     def __init__(self, settings: Settings, redis_url: str, clock: Callable[[], int] = now_ms) -> None:
         self.settings = settings
-        pool = BlockingConnectionPool.from_url(redis_url, max_connections=64, timeout=5,
-                                               socket_timeout=5, socket_connect_timeout=2)
-        self.redis = Redis(connection_pool=pool)
+        self.redis = open_client(redis_url, settings.redis_cluster)
         self.service = RoomService(settings, self.redis, clock)
         self.store = self.service.store
         self.competition = self.service.competition
@@ -78,6 +76,7 @@ class RaceServer:
             join_penalty_s=settings.join_penalty_ms / 1000))
         self.trusted_proxies = parse_networks(settings.trusted_proxies)
         self.server: Server | None = None
+        self.engine = ""  # "valkey 8.1.8", once started
 
     # the application layer's operations that tests and tools reach for
     async def status_and_moves(self, state: engine.State) -> tuple[str, list[engine.Move]]:
@@ -124,6 +123,8 @@ class RaceServer:
         return None
 
     async def start(self) -> Server:
+        # before anything is written: an old server would fail only at the first move
+        self.engine = await self.store.require_version()
         self.service.start()
         self.server = await serve(self.handler, self.settings.host, self.settings.port,
                                   process_request=self.health, max_size=MAX_FRAME_BYTES,
@@ -150,7 +151,7 @@ class RaceServer:
 async def run(settings: Settings, redis_url: str) -> None:
     app = RaceServer(settings, redis_url)
     await app.start()
-    log.info("serving", extra={"host": settings.host, "port": app.port})
+    log.info("serving", extra={"host": settings.host, "port": app.port, "redis": app.engine})
     print(f"patience-server: serving ws://{settings.host}:{app.port}/ (health: /healthz)", flush=True)
     stop = asyncio.get_running_loop().create_future()
     for sig in (signal.SIGTERM, signal.SIGINT):

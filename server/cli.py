@@ -78,6 +78,7 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     from .config import Settings, load_or_create_secret
     from .logs import setup_logging
     from .store.embedded import resolve_redis_url
+    from .store.server_version import ServerTooOld
 
     settings = Settings.from_env()
     settings = replace(settings, host=args.host or settings.host,
@@ -93,6 +94,9 @@ def _cmd_serve(args: argparse.Namespace) -> int:
             uvloop.run(run(settings, url))
         except ImportError:
             asyncio.run(run(settings, url))
+    except ServerTooOld as exc:
+        sys.stderr.write(f"patience-server: {exc}\n")
+        return EXIT_ILLEGAL
     finally:
         if launcher is not None:
             launcher.stop()

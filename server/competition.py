@@ -111,7 +111,8 @@ class Competition:
                 continue
             moves = await self.rooms.moves(room.code, p.n)
             verdict = verify(Record(room.variant, room.deal, tuple(t for _, t in moves)))
-            if not verdict["legal"] or verdict["foundation_cards"] != p.fc:
+            # an undo never reaches a race's log; a record holding one is not a race's
+            if not verdict["legal"] or verdict["foundation_cards"] != p.fc or verdict["undos"]:
                 log.error("record rejected: it does not replay", extra={
                     "room": room.code, "player": p.n, "reason": verdict.get("reason")})
                 continue
@@ -122,6 +123,8 @@ class Competition:
                          identified: dict[int, str]) -> dict[str, Any]:
         """Boards, streaks and ratings for a finished room; returns extra
         fields for the results message."""
+        if room.solo:  # solo play is practice: never a board, a streak or a rating
+            return {}
         # Only records that may enter a board or a rating are replayed (a casual
         # race of guests costs no replay when it ends): the daily's ranked
         # attempt, or the claimed names of a race that can be rated.

@@ -38,6 +38,13 @@ def _networks(env: Mapping[str, str], name: str) -> str:
     return raw
 
 
+def _choice(env: Mapping[str, str], name: str, default: str, allowed: tuple[str, ...]) -> str:
+    value = env.get(name) or default
+    if value not in allowed:
+        raise ConfigError(f"{name} must be one of {', '.join(allowed)}, not {value!r}")
+    return value
+
+
 @dataclass(frozen=True)
 class Settings:
     host: str = "127.0.0.1"
@@ -52,6 +59,8 @@ class Settings:
     daily_budget: int = 200_000
     daily_tries: int = 12
     max_bad_frames: int = 20  # malformed messages a connection may send before it is closed
+    redis_cluster: bool = False  # REDIS_URL holds seed nodes of a Redis Cluster
+    durability: str = "local"  # "replica": a move is acknowledged once a replica has it
     # limits per client address (server/limits.py; the table in docs/reliability.md)
     connections_per_address: int = 16
     address_rate_per_2s: int = 240
@@ -77,6 +86,8 @@ class Settings:
             daily_budget=_int(e, "PATIENCE_DAILY_BUDGET", 200_000, 1, 10**8),
             daily_tries=_int(e, "PATIENCE_DAILY_TRIES", 12, 1, 1000),
             max_bad_frames=_int(e, "PATIENCE_MAX_BAD_FRAMES", 20, 1, 10**9),
+            redis_cluster=_choice(e, "REDIS_CLUSTER", "0", ("0", "1")) == "1",
+            durability=_choice(e, "PATIENCE_DURABILITY", "local", ("local", "replica")),
             connections_per_address=_int(e, "PATIENCE_CONNECTIONS_PER_ADDRESS", 16, 1, 10**6),
             address_rate_per_2s=_int(e, "PATIENCE_ADDRESS_RATE_PER_2S", 240, 1, 10**7),
             rooms_per_minute=_int(e, "PATIENCE_ROOMS_PER_MINUTE", 30, 1, 10**6),

@@ -1,9 +1,12 @@
 """Fan-out: room events reach every local connection of the room through
 Redis pub/sub, so the players of one race may sit on different processes.
 
-One subscriber connection per process, one channel per room with local
-players. Pub/sub loses messages while disconnected, so after any reconnect
-the hub re-subscribes and asks every local room to catch up from the store.
+One subscriber connection per process (per shard on a cluster), one shard
+channel per room with local players (SSUBSCRIBE: a room's messages stay on
+the shard that owns its keys). Pub/sub loses messages while disconnected, so
+after any reconnect, and after the server drops a room's channel on its own
+(its slot moved), the hub re-subscribes and asks every local room to catch
+up from the store.
 A player's progress (one per accepted move, the bulk of the traffic) comes
 in an envelope naming the mover, so it is forwarded without being decoded.
 """
@@ -17,18 +20,36 @@ from typing import Any, Protocol
 
 import msgpack
 from redis.asyncio import Redis
+from redis.asyncio.cluster import RedisCluster
 
 from .net.outbox import Outbox
 from .store import keys
 from .store.resp import RespConnection
+from .store.shardsub import ShardedSubscriber
 
 log = logging.getLogger("patience.hub")
 
-BOARDS_CHANNEL = "boards:changed"  # a board changed: payload is the board's name
+# A board changed: payload is the board's name. A classic channel, not a shard
+# one: every process wants every notice, and there is one per finished race at
+# most, so the cluster-wide broadcast of classic PUBLISH costs next to nothing.
+BOARDS_CHANNEL = "boards:changed"
 HEARTBEAT_S = 15.0  # a PING after this long without a message; lost after twice as long
 
 # Types a client gets as they are; the others are for the server's sessions.
 FORWARD = frozenset({"progress", "room", "results"})
+
+
+class Subscriber(Protocol):
+    """The pub/sub stream: one connection, or one per node of a cluster."""
+
+    async def open(self) -> None: ...
+    async def subscribe(self, *channels: str) -> None: ...
+    async def ssubscribe(self, *channels: str) -> None: ...
+    async def sunsubscribe(self, *channels: str) -> None: ...
+    async def ping(self) -> None: ...
+    async def message(self) -> tuple[bytes, bytes] | None: ...
+    def close(self) -> None: ...
+    def abort(self) -> None: ...
 
 
 class Member(Protocol):
@@ -43,13 +64,15 @@ class Member(Protocol):
 
 
 class Hub:
-    def __init__(self, redis: Redis, on_resync: Callable[[str], Awaitable[None]],
+    def __init__(self, redis: Redis | RedisCluster, on_resync: Callable[[str], Awaitable[None]],
                  on_board: Callable[[str], Awaitable[None]] | None = None) -> None:
         self._on_board = on_board
         self._rooms: dict[str, set[Member]] = {}
         self._on_resync = on_resync
         # reads wait as long as it takes: _listen's heartbeat notices a dead link
-        self._sub = RespConnection.like(redis, timeout=5.0)
+        self._sub: Subscriber = (ShardedSubscriber(redis, timeout=5.0)
+                                 if isinstance(redis, RedisCluster)
+                                 else RespConnection.like(redis, timeout=5.0))
         self._task: asyncio.Task[None] | None = None
         self.connected = False
         self._heard = 0.0  # loop time of the last message or PING answer
@@ -71,7 +94,7 @@ class Hub:
         room = self._rooms.setdefault(code, set())
         room.add(member)
         if len(room) == 1 and self.connected:
-            await self._quietly(self._sub.subscribe(keys.channel(code)))
+            await self._quietly(self._sub.ssubscribe(keys.channel(code)))
 
     async def remove(self, code: str, member: Member) -> None:
         room = self._rooms.get(code)
@@ -81,7 +104,7 @@ class Hub:
         if not room:
             del self._rooms[code]
             if self.connected:
-                await self._quietly(self._sub.unsubscribe(keys.channel(code)))
+                await self._quietly(self._sub.sunsubscribe(keys.channel(code)))
 
     async def _quietly(self, request: Awaitable[None]) -> None:
         try:
@@ -123,14 +146,15 @@ class Hub:
                 await self._sub.open()
                 channels = [keys.channel(c) for c in self._rooms]
                 # the boards channel also keeps the connection subscribed while no room is local
-                await self._sub.subscribe(BOARDS_CHANNEL, *channels)
+                await self._sub.subscribe(BOARDS_CHANNEL)
+                await self._sub.ssubscribe(*channels)
                 resync = not self.connected and bool(channels)
                 # connected before the catch-up: add() subscribes rooms that become
                 # local from now on; the ones added while subscribing are done here
                 self.connected = True
                 late = [ch for ch in (keys.channel(c) for c in self._rooms) if ch not in channels]
                 if late:
-                    await self._sub.subscribe(*late)
+                    await self._sub.ssubscribe(*late)
                 if resync:
                     for code in list(self._rooms):
                         if keys.channel(code) in channels:

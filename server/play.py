@@ -9,9 +9,11 @@ conservation, stored by one pipelined store script.
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 
 from .game import engine
 from .game.moves import BadMove, GameOver, IllegalMove
+from .game.state import State
 from .metrics import MOVES_ACCEPTED, MOVES_REJECTED
 from .player import Player
 from .protocol import ProtocolError, encode, error
@@ -25,8 +27,13 @@ REFUSALS = {"not_started": "the race has not started yet", "race_over": "the rac
             "too_long": "this game has reached the move limit"}
 _ENGINE_ERRORS = {BadMove: "bad_move", IllegalMove: "illegal_move", GameOver: "game_over"}
 
+# (position, move text, its status) -> the next position, or an engine error.
+# A solo game's undo passes its own (server/handlers/solo.py): the rest of the
+# path, checks and storing included, is the same for it.
+Step = Callable[[State, str, str], State]
 
-async def play(player: Player, seq: int, text: str, v: int) -> None:
+
+async def play(player: Player, seq: int, text: str, v: int, step: Step = engine.play) -> None:
     code = player.need_room()
     if seq == player.last_seq and player.last_answer:
         for payload in player.last_answer:  # the same seq gets the same answer
@@ -52,7 +59,7 @@ async def play(player: Player, seq: int, text: str, v: int) -> None:
         return
     state = player.state
     try:
-        new_state = engine.play(state, text, player.status)
+        new_state = step(state, text, player.status)
     except (BadMove, IllegalMove, GameOver) as exc:
         code_ = _ENGINE_ERRORS[type(exc)]
         MOVES_REJECTED.labels(code_).inc()

@@ -20,6 +20,7 @@ from collections.abc import Coroutine
 from typing import Any
 
 from .game import engine
+from .game.records import positions
 from .game.state import State
 from .game.variants import get_rules
 from .game.views import view
@@ -227,12 +228,12 @@ class Player:
     async def reload(self) -> None:
         """Rebuild the state from the deal and the stored move log."""
         code = self.need_room()
-        state = engine.new_game(self.variant, self.deal)
         moves = await self.service.store.moves(code, self.n)
-        for _, text in moves:
-            # every stored move was accepted while its game was going on: each is
-            # checked again, but no position needs a dead-game search on the way
-            state = engine.play(state, text, engine.IN_PROGRESS)
+        # every stored move was accepted while its game was going on: each is
+        # checked again, but no position needs a dead-game search on the way
+        # (a solo game's log may hold undos: positions() takes them back)
+        state = positions(engine.new_game(self.variant, self.deal), [t for _, t in moves],
+                          engine.IN_PROGRESS)[-1]
         status, _ = await self.service.status_and_moves(state)
         if self.code != code:
             return  # left the room meanwhile

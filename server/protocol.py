@@ -60,6 +60,9 @@ ERROR_CODES: Final[dict[str, str]] = {
     "race_over": "the race has ended: no more moves",
     "game_over": "your own game has ended (won, dead or resigned)",
     "no_results": "records are available only once the race has results",
+    "solo_only": "undo and hints are for solo games only, never a race or the daily",
+    "daily_deal": "that deal number is one of today's daily deals: it is revealed when the day ends",
+    "hint_busy": "a hint is already being worked out for this player",
     "rate_limited": "too many messages: slow down (persisting gets the connection closed)",
     "over_limit": "this connection or its address has opened as many rooms or claimed as many "
                   "names as it may for now: try again after retry_ms",
@@ -113,6 +116,9 @@ CLIENT_MESSAGES: Final[dict[str, dict[str, Field]]] = {
     "leave": {},
     "watch": {"code": Field(str, max_len=16)},
     "ping": {},
+    "solo": {"variant": Field(str, max_len=64), "deal": Field(str, False, max_len=32)},
+    "undo": {"seq": _SEQ, "v": Field(int, low=0, high=2**31)},
+    "hint": {},
 }
 
 # Server -> client messages: type -> the fields it carries (documentation and tests).
@@ -120,7 +126,8 @@ SERVER_MESSAGES: Final[dict[str, str]] = {
     "welcome": "proto, server_time, resumed, identified (the claimed name proved by the key, or null), "
                "server_id (the deployment's stable id, or null without a secret)",
     "joined": "code, player, token: you are player N of room CODE; keep the token to resume",
-    "room": "code, variant, players_max, private, phase, players[], starts_at, ends_at, server_time",
+    "room": "code, variant, players_max, private, phase, players[], starts_at, ends_at, server_time, "
+            "solo, and deal in a solo game only (a race's deal is secret until its results)",
     "view": "v, seq (the move it answers, or null), view{...}: your own position",
     "progress": "player, foundation_cards, total_cards, moves, status: an opponent's counts only",
     "results": "code, variant, deal, deal_version, ranking[]: sent when the race ends",
@@ -133,6 +140,8 @@ SERVER_MESSAGES: Final[dict[str, str]] = {
     "daily_info": "variant, date, day, commitment, ends_at, yesterday{date, day, deal, salt, par}",
     "board": "kind, variant, date, offset, total, entries[{rank, name, ...}]",
     "board_changed": "board (daily:DATE:VARIANT, rating or wins:VARIANT): it changed; ask again",
+    "hint": "v (the position it is for), result (won, lost or unknown), move (keeps the game "
+            "winnable; null unless won)",
 }
 
 

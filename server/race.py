@@ -30,14 +30,18 @@ def player_public(p: PlayerRow) -> dict[str, Any]:
 
 
 def room_message(room: RoomRow, now: int) -> dict[str, Any]:
-    return {
+    out = {
         "t": "room", "code": room.code, "variant": room.variant, "players_max": room.max,
         "private": room.private, "phase": phase_at(room, now),
         "players": [player_public(p) for p in room.players],
         "starts_at": room.starts_at or None, "ends_at": room.ends_at or None,
         "total_cards": get_rules(room.variant).spec.total_cards,
         "server_time": now, "rematch": room.rematch, "daily": room.daily, "ranked": room.ranked,
+        "solo": room.solo,
     }
+    if room.solo:  # its player chose the deal (or asked for a random one): no secret to keep
+        out["deal"] = room.deal
+    return out
 
 
 def progress_message(n: int, status: str, fc: int, total: int, moves: int,

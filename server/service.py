@@ -55,7 +55,8 @@ class RoomService:
         self.clock = clock
         self.redis = redis
         self.store = RoomStore(redis, race_ms=settings.race_seconds * 1000,
-                               countdown_ms=settings.countdown_ms)
+                               countdown_ms=settings.countdown_ms,
+                               replicas=1 if settings.durability == "replica" else 0)
         self.boards = BoardStore(redis, self.store)
         self.competition = Competition(self.store, self.boards, settings.secret, clock,
                                        settings.daily_budget, settings.daily_tries)

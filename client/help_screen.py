@@ -1,0 +1,117 @@
+"""The help screen: every key, then the variant's rules card, scrollable (pure).
+
+The rules cards are the text of the project's ``seeds/rules/<variant>.md``,
+shipped with the client as package data (``client/rulecards/``; a test holds
+the copies equal to the originals). Shipping them rather than asking the
+server keeps ``?`` instant and working while the connection is down, and
+needs no protocol message; the cards change only with a release, as the
+rules do. Paragraphs are reflowed to the terminal's width (the cards are
+hard-wrapped for a wider editor); code blocks such as the layouts are drawn
+as they are. ``--ascii`` spells the few non-ASCII signs of the cards in ASCII.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from functools import cache
+from importlib import resources
+from typing import Final
+
+from .state import RaceState, mode
+from .text import Out, wrap
+
+__all__ = ["SCROLL_KEYS", "draw", "help_body", "max_top", "rules_card", "scroll"]
+
+SCROLL_KEYS: Final = {"down": 1, "j": 1, "up": -1, "k": -1, " ": 10, "pagedown": 10, "pageup": -10,
+                      "b": -10, "g": -10**6, "G": 10**6}
+_NEW_PARAGRAPH: Final = re.compile(r"\s*(#|\||[-*] |\d+\. |>|```)")
+_ASCII_SIGNS: Final = str.maketrans({"\u2014": "-", "\u2013": "-", "\u2192": "->", "\u00b7": "-",
+                                     "\u2026": "...", "\u00d7": "x", "\u2663": "C", "\u2660": "S",
+                                     "\u2665": "H", "\u2666": "D", "\u2264": "<=", "\u2265": ">="})
+_CHROME: Final = 3  # the header's two lines and the scroll line under the text
+
+
+@cache
+def rules_card(variant: str) -> str | None:
+    """The rules card of ``variant`` (its id), or None for a variant this client does not know."""
+    if not re.fullmatch(r"[a-z0-9-]{1,40}", variant):
+        return None
+    try:
+        return (resources.files("client") / "rulecards" / f"{variant}.md").read_text(encoding="utf-8")
+    except (FileNotFoundError, OSError):
+        return None
+
+
+def _ascii(text: str) -> str:
+    text = unicodedata.normalize("NFKD", text.translate(_ASCII_SIGNS))
+    return text.encode("ascii", "ignore").decode()
+
+
+def _paragraphs(card: str) -> list[tuple[str, bool]]:
+    """The card as (text, verbatim) blocks: reflowable paragraphs and code lines."""
+    out: list[tuple[str, bool]] = []
+    code = False
+    current: list[str] = []
+
+    def flush() -> None:
+        if current:
+            out.append((" ".join(current), False))
+            current.clear()
+
+    for raw in card.splitlines():
+        line = raw.rstrip()
+        if line.lstrip().startswith("```"):
+            flush()
+            code = not code
+            continue
+        if code:
+            out.append((line, True))
+        elif not line.strip():
+            flush()
+            out.append(("", False))
+        elif _NEW_PARAGRAPH.match(line) or not current:
+            flush()
+            current.append(line)
+        else:
+            current.append(line.strip())
+    flush()
+    return out
+
+
+def help_body(help_text: tuple[str, ...], state: RaceState, width: int, ascii_only: bool) -> list[str]:
+    """Every line of the help screen for this width: the keys, then (in a room,
+    a race or its results) the rules card of the room's variant."""
+    lines: list[str] = []
+    for line in help_text:
+        lines += wrap(" " + line, width) or [""]
+    variant = (state.room or {}).get("variant") or (state.results or {}).get("variant")
+    card = rules_card(variant) if isinstance(variant, str) and mode(state) != "lobby" else None
+    if card is not None:
+        lines += ["", " " + "-" * min(width - 2, 40), ""]
+        for text, verbatim in _paragraphs(card):
+            text = _ascii(text) if ascii_only else text
+            lines += [" " + text] if verbatim else (wrap(" " + text, width) or [""])
+    return lines
+
+
+def max_top(total: int, height: int | None) -> int:
+    """The last first-line that still fills the screen."""
+    if height is None:
+        return 0
+    return max(total - max(height - _CHROME, 1), 0)
+
+
+def scroll(top: int, key: str, total: int, height: int | None) -> int:
+    return min(max(top + SCROLL_KEYS.get(key, 0), 0), max_top(total, height))
+
+
+def draw(help_text: tuple[str, ...], state: RaceState, top: int, out: Out) -> None:
+    """The help from line ``top`` (kept in range), as much as the terminal shows."""
+    lines = help_body(help_text, state, out.width, out.ascii)
+    top = min(max(top, 0), max_top(len(lines), out.height))
+    shown = lines if out.height is None else lines[top:top + max(out.height - _CHROME, 1)]
+    for i, line in enumerate(shown):
+        out.add(("class:title" if top + i == 0 else "", line or " "))
+    # the same words on every terminal size (a screen test compares them)
+    out.text(" up/down, space, b scroll \u00b7 any other key closes", "class:dim")
