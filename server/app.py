@@ -25,6 +25,7 @@ from .config import Settings
 from .corebuild import rules_core
 from .game import engine
 from .handlers import dispatch
+from .limits import Address, AddressBook, ConnectionLimits, Limits, client_address, parse_networks
 from .net.connection import Endpoint, serve_connection
 from .net.outbox import WRITE_HIGH_WATER, Outbox
 from .player import Player
@@ -68,6 +69,13 @@ class RaceServer:
         self.store = self.service.store
         self.competition = self.service.competition
         self.hub = self.service.hub
+        # per-address budgets, in this process's memory (server/limits.py says why)
+        self.addresses = AddressBook(Limits(
+            connections=settings.connections_per_address,
+            messages_per_2s=settings.address_rate_per_2s,
+            rooms_per_min=settings.rooms_per_minute, claims_per_hour=settings.claims_per_hour,
+            join_penalty_s=settings.join_penalty_ms / 1000))
+        self.trusted_proxies = parse_networks(settings.trusted_proxies)
         self.server: Server | None = None
         self.engine = ""  # "valkey 8.1.8", once started
 
@@ -78,23 +86,42 @@ class RaceServer:
     def new_deal(self) -> str:
         return self.service.new_deal()
 
-    def _endpoint(self, outbox: Outbox) -> Endpoint:
-        return PlayerEndpoint(Player(self.service, outbox))
+    def _endpoint(self, outbox: Outbox, address: Address) -> Endpoint:
+        return PlayerEndpoint(Player(self.service, outbox, ConnectionLimits(address)))
+
+    def address_of(self, connection: ServerConnection, request: Request) -> str:
+        """The client's address key: the peer's, or the one a trusted proxy forwards."""
+        remote = connection.remote_address
+        peer = str(remote[0]) if isinstance(remote, tuple) and remote else None
+        return client_address(peer, request.headers.get_all("X-Forwarded-For"),
+                              self.trusted_proxies)
 
     async def handler(self, ws: ServerConnection) -> None:
+        assert ws.request is not None
+        address = self.addresses.get(self.address_of(ws, ws.request))
         await serve_connection(ws, self._endpoint, self.settings.rate_per_2s,
-                               self.settings.max_bad_frames)
+                               self.settings.max_bad_frames, address,
+                               self.settings.connections_per_address)
 
     async def health(self, connection: ServerConnection, request: Request) -> Response | None:
         if request.path == "/metrics":
             return Response(200, "OK", Headers([("Content-Type", "text/plain; version=0.0.4")]),
                             metrics.render())
         if request.path != "/healthz":
-            return None
+            return self.admit(connection, request)
         ok = await self.store.ping()
         status = http.HTTPStatus.OK if ok else http.HTTPStatus.SERVICE_UNAVAILABLE
         body = b"ok\n" if ok else b"redis unreachable\n"
         return Response(status.value, status.phrase, Headers([("Content-Type", "text/plain")]), body)
+
+    def admit(self, connection: ServerConnection, request: Request) -> Response | None:
+        """Refuse the handshake of an address that holds all the connections it
+        may: cheaper than opening a websocket only to close it."""
+        entry = self.addresses.peek(self.address_of(connection, request))
+        if entry is not None and entry.connections >= self.settings.connections_per_address:
+            return connection.respond(http.HTTPStatus.TOO_MANY_REQUESTS,
+                                      "too many connections from this address\n")
+        return None
 
     async def start(self) -> Server:
         # before anything is written: an old server would fail only at the first move

@@ -152,6 +152,7 @@ class Competition:
             extra["ranked"] = ranked
             extra["day"] = day_number(room.daily)
             if ranked and name is not None:
+                await self.boards.keep_names([name])  # a name with a ranked result is kept
                 await self.boards.enter_board(room.daily, room.variant, name, won, time_ms,
                                               row["moves"], row["foundation_cards"])
                 yesterday = (dt.date.fromisoformat(room.daily) - dt.timedelta(days=1)).isoformat()
@@ -165,6 +166,7 @@ class Competition:
         rated = [(identified[r["player"]], r["place"]) for r in ranking
                  if r["player"] in identified and r["player"] in verified]
         if len(rated) >= 2:
+            await self.boards.keep_names([name for name, _ in rated])
             extra["ratings"], extra["ratings_before"] = await self.boards.rate_race(rated)
             extra["board_changed"] = "rating"
         return extra

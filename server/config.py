@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ipaddress
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -22,6 +23,19 @@ def _int(env: Mapping[str, str], name: str, default: int, low: int, high: int) -
     if not low <= value <= high:
         raise ConfigError(f"{name} must be between {low} and {high}, not {value}")
     return value
+
+
+def _networks(env: Mapping[str, str], name: str) -> str:
+    """A comma-separated list of addresses or networks, checked here so a typo
+    stops the server at start rather than trusting no proxy in silence."""
+    raw = env.get(name, "")
+    for part in raw.split(","):
+        if part.strip():
+            try:
+                ipaddress.ip_network(part.strip(), strict=False)
+            except ValueError:
+                raise ConfigError(f"{name}: {part.strip()!r} is not an address or network") from None
+    return raw
 
 
 def _choice(env: Mapping[str, str], name: str, default: str, allowed: tuple[str, ...]) -> str:
@@ -48,6 +62,14 @@ class Settings:
     redis_cluster: bool = False  # REDIS_URL holds seed nodes of a Redis Cluster
     durability: str = "local"  # "replica": a move is acknowledged once a replica has it
     lobby_grace_ms: int = 30_000  # a lobby seat whose connection is gone this long is free
+    # limits per client address (server/limits.py; the table in docs/reliability.md)
+    connections_per_address: int = 16
+    address_rate_per_2s: int = 240
+    rooms_per_minute: int = 30
+    claims_per_hour: int = 20
+    join_penalty_ms: int = 500
+    name_ttl_days: int = 30
+    trusted_proxies: str = ""  # addresses or networks whose X-Forwarded-For is believed
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
@@ -68,6 +90,13 @@ class Settings:
             redis_cluster=_choice(e, "REDIS_CLUSTER", "0", ("0", "1")) == "1",
             durability=_choice(e, "PATIENCE_DURABILITY", "local", ("local", "replica")),
             lobby_grace_ms=_int(e, "PATIENCE_LOBBY_GRACE_MS", 30_000, 0, 3_600_000),
+            connections_per_address=_int(e, "PATIENCE_CONNECTIONS_PER_ADDRESS", 16, 1, 10**6),
+            address_rate_per_2s=_int(e, "PATIENCE_ADDRESS_RATE_PER_2S", 240, 1, 10**7),
+            rooms_per_minute=_int(e, "PATIENCE_ROOMS_PER_MINUTE", 30, 1, 10**6),
+            claims_per_hour=_int(e, "PATIENCE_CLAIMS_PER_HOUR", 20, 1, 10**6),
+            join_penalty_ms=_int(e, "PATIENCE_JOIN_PENALTY_MS", 500, 0, 60_000),
+            name_ttl_days=_int(e, "PATIENCE_NAME_TTL_DAYS", 30, 1, 3650),
+            trusted_proxies=_networks(e, "PATIENCE_TRUSTED_PROXIES"),
         )
 
 

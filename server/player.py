@@ -24,6 +24,7 @@ from .game.records import positions
 from .game.state import State
 from .game.variants import get_rules
 from .game.views import view
+from .limits import ConnectionLimits, unlimited
 from .net.outbox import Outbox
 from .progress import ProgressThrottle
 from .protocol import CLOSE_NORMAL, MAX_NAME_CHARS, ProtocolError, encode, error
@@ -47,9 +48,11 @@ def token_hash(secret: str) -> str:
 
 
 class Player:
-    def __init__(self, service: RoomService, outbox: Outbox) -> None:
+    def __init__(self, service: RoomService, outbox: Outbox,
+                 limits: ConnectionLimits | None = None) -> None:
         self.service = service
         self.outbox = outbox
+        self.limits = limits if limits is not None else unlimited()  # rooms, claims, joins
         self.id = secrets.token_hex(8)
         self.hello = False
         self.name = "player"

@@ -29,7 +29,8 @@ CLOSE_SLOW: Final = 1013  # the client fell too far behind reading: resume with 
 CLOSE_CODES: Final[dict[int, str]] = {
     CLOSE_NORMAL: "normal closure: the client left, or a newer connection of the same player took over",
     CLOSE_GOING_AWAY: "the server is restarting or shutting down: reconnect and resume with your token",
-    CLOSE_POLICY: "policy violation: too many messages, or too many malformed ones",
+    CLOSE_POLICY: "policy violation: too many messages, or too many malformed ones, "
+                  "or more connections from one address than the server allows",
     CLOSE_TOO_BIG: f"a frame was larger than {MAX_FRAME_BYTES} bytes",
     CLOSE_INTERNAL: "unexpected server error",
     CLOSE_SLOW: "the client fell too far behind reading what it was sent: reconnect and resume",
@@ -63,6 +64,10 @@ ERROR_CODES: Final[dict[str, str]] = {
     "daily_deal": "that deal number is one of today's daily deals: it is revealed when the day ends",
     "hint_busy": "a hint is already being worked out for this player",
     "rate_limited": "too many messages: slow down (persisting gets the connection closed)",
+    "over_limit": "this connection or its address has opened as many rooms or claimed as many "
+                  "names as it may for now: try again after retry_ms",
+    "join_wait": "codes that name no room were tried from this address: the next join or "
+                 "watch is looked at after retry_ms (the wait doubles with each unknown code)",
     "store_unavailable": "the game store is unreachable: nothing was changed, try again",
     "internal": "unexpected server error: nothing was changed",
 }
@@ -71,11 +76,12 @@ ERROR_CODES: Final[dict[str, str]] = {
 class ProtocolError(ValueError):
     """A message that cannot be accepted; ``code`` is one of ERROR_CODES."""
 
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(self, code: str, message: str, retry_ms: int | None = None) -> None:
         assert code in ERROR_CODES, code
         super().__init__(message)
         self.code = code
         self.message = message
+        self.retry_ms = retry_ms  # when to try again, for a refusal that passes with time
 
 
 @dataclass(frozen=True)
@@ -131,7 +137,7 @@ SERVER_MESSAGES: Final[dict[str, str]] = {
     "rematch_offer": "code, player, accept, accepted[], players[]: a player of the finished race accepts "
                      "(or declines) a rematch; it is made once all of players[] accept",
     "rematch": "code, players[]: every player accepted; each is moved to the new room, seated in this order",
-    "error": "code, message, and seq when it answers a move",
+    "error": "code, message, seq when it answers a move, retry_ms when waiting ends the refusal",
     "pong": "server_time",
     "watching": "code: you watch that room without a seat (room, progress and results follow)",
     "claimed": "name, key: the name is yours; keep the key (send it in hello) to use the name again",
@@ -190,8 +196,11 @@ def _check_field(kind: str, name: str, spec: Field, value: Any) -> Any:
     return value
 
 
-def error(code: str, message: str, seq: int | None = None) -> dict[str, Any]:
+def error(code: str, message: str, seq: int | None = None,
+          retry_ms: int | None = None) -> dict[str, Any]:
     out: dict[str, Any] = {"t": "error", "code": code, "message": message}
     if seq is not None:
         out["seq"] = seq
+    if retry_ms is not None:
+        out["retry_ms"] = retry_ms
     return out

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import math
 import re
 
 from ..game.variants import UnknownVariant, get_rules
+from ..player import Player
 from ..protocol import ProtocolError
 
 ROOM_CODE = re.compile(r"[A-Za-z0-9]{1,16}", re.ASCII)
@@ -24,3 +26,54 @@ def variant_id(name: object) -> str:
         return get_rules(name).spec.id
     except UnknownVariant as exc:
         raise ProtocolError("unknown_variant", str(exc)) from None
+
+
+def _over_limit(what: str, wait: float) -> ProtocolError:
+    return ProtocolError("over_limit", f"{what} from this connection or address for now: "
+                         f"try again in {wait:.1f} s", retry_ms=math.ceil(wait * 1000))
+
+
+def check_room_budget(player: Player) -> None:
+    """Refuse, spending nothing, when the player may not open a room now."""
+    wait = player.limits.room_wait()
+    if wait > 0:
+        raise _over_limit("as many rooms opened as allowed", wait)
+
+
+def spend_room(player: Player) -> None:
+    """Spend one room opening, or refuse when none is left (server/limits.py)."""
+    wait = player.limits.take_room()
+    if wait > 0:
+        raise _over_limit("as many rooms opened as allowed", wait)
+
+
+def spend_claim(player: Player) -> None:
+    wait = player.limits.take_claim()
+    if wait > 0:
+        raise _over_limit("as many names claimed as allowed", wait)
+
+
+def check_join(player: Player) -> None:
+    """Refuse a join while the address waits out its unknown codes. The code is
+    not even looked at, so a join refused here tells nothing about it."""
+    wait = player.limits.join_wait()
+    if wait > 0:
+        raise ProtocolError("join_wait", f"codes that name no room were tried from this address: "
+                            f"join again in {wait:.1f} s", retry_ms=math.ceil(wait * 1000))
+
+
+def join_failed(player: Player, code: str) -> ProtocolError:
+    """The ``no_room`` refusal of a code asked for (join, watch); the address's
+    next such request waits."""
+    player.limits.join_failed()
+    return ProtocolError("no_room", f"no room has the code {code[:16]!r}")
+
+
+def asked_code(player: Player, text: str) -> str:
+    """A room code a client asks for by itself (join, watch): refused while its
+    address waits out earlier unknown codes; a malformed one counts as unknown."""
+    check_join(player)
+    try:
+        return room_code(text)
+    except ProtocolError:
+        raise join_failed(player, text.strip()) from None

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import hmac
+import re
 import secrets
 from typing import Any
 
@@ -10,9 +12,11 @@ from ..game.variants import get_rules, variant_ids
 from ..player import Player, clean_name, token_hash
 from ..protocol import ProtocolError
 from ..service import RoomService
-from .common import variant_id
+from ..store.boards import DAILY_TTL_S
+from .common import spend_claim, spend_room, variant_id
 
 BOARD_KINDS = ("daily", "rating", "wins")
+DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}", re.ASCII)
 
 
 async def check_name(service: RoomService, name: str, key: str | None) -> str | None:
@@ -30,9 +34,11 @@ async def on_claim(player: Player, msg: dict[str, Any]) -> None:
     name = clean_name(msg["name"])
     if player.identified is not None:
         raise ProtocolError("name_taken", f"this connection already plays as {player.identified}")
+    spend_claim(player)
     key = secrets.token_urlsafe(24)
     service = player.service
-    if not await service.boards.claim(name, token_hash(key), service.clock()):
+    if not await service.boards.claim(name, token_hash(key), service.clock(),
+                                      service.settings.name_ttl_days):
         raise ProtocolError("name_taken", f"the name {name!r} is already claimed")
     player.identified = player.name = name
     today = service.competition.today()
@@ -49,6 +55,7 @@ async def on_daily(player: Player, msg: dict[str, Any]) -> None:
     if not service.competition.secret:
         raise ProtocolError("no_daily", "this server has no secret: the daily challenge is off")
     await player.can_leave()  # check first: a refused daily counts no attempt and stores nothing
+    spend_room(player)
     date = service.competition.today()
     deal = await service.competition.daily_deal(date, variant)
     # Every attempt counts against the client's install (guests' too), and a
@@ -69,6 +76,22 @@ async def on_daily_info(player: Player, msg: dict[str, Any]) -> None:
     player.send(await player.service.competition.info(variant_id(msg["variant"])))
 
 
+def board_date(asked: str | None, today: str) -> str:
+    """The day of a daily board: today unless asked; a day that is malformed,
+    still to come, or older than the boards are kept is ``bad_field`` (each
+    would be one more board to look up and to watch, for nothing)."""
+    if not asked:
+        return today
+    try:
+        day = dt.date.fromisoformat(asked) if DATE.fullmatch(asked) else None
+    except ValueError:
+        day = None
+    first = dt.date.fromisoformat(today) - dt.timedelta(seconds=DAILY_TTL_S - 86_400)
+    if day is None or not first <= day <= dt.date.fromisoformat(today):
+        raise ProtocolError("bad_field", f"board: date is a day from {first} to {today} (YYYY-MM-DD)")
+    return asked
+
+
 async def on_board(player: Player, msg: dict[str, Any]) -> None:
     service = player.service
     kind = msg["kind"]
@@ -80,7 +103,7 @@ async def on_board(player: Player, msg: dict[str, Any]) -> None:
     if kind == "daily":
         if variant is None:
             raise ProtocolError("bad_field", "board: a daily board needs a variant")
-        date = msg.get("date") or service.competition.today()
+        date = board_date(msg.get("date"), service.competition.today())
         total_cards = get_rules(variant).spec.total_cards
         out["entries"], out["total"] = await service.boards.board_page(date, variant, offset, limit,
                                                                        total_cards)

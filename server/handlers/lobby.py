@@ -16,7 +16,7 @@ from ..play import play
 from ..player import Player, clean_name, token_hash
 from ..protocol import PROTOCOL_VERSION, ProtocolError
 from ..store.rooms import PlayerRow, now_ms
-from .common import room_code, variant_id
+from .common import asked_code, check_room_budget, join_failed, spend_room, variant_id
 from .competition import check_name
 
 log = logging.getLogger("patience.lobby")
@@ -54,6 +54,8 @@ async def on_hello(player: Player, msg: dict[str, Any]) -> None:
         stored = await player.service.store.token_hash(code, n)
         if stored is None or not hmac.compare_digest(stored, token_hash(secret)):
             raise ProtocolError("bad_token", "the resume token is unknown or expired")
+    if identified is not None:  # accepted: a name in use stays claimed (docs/storage.md)
+        await player.service.boards.touch_name(identified, player.service.settings.name_ttl_days)
     player.name, player.identified = name, identified
     # the install id is kept hashed: it is the client's secret, only counted here
     player.device = token_hash(msg["device"]) if msg.get("device") else None
@@ -68,6 +70,7 @@ async def on_hello(player: Player, msg: dict[str, Any]) -> None:
 async def on_create(player: Player, msg: dict[str, Any]) -> None:
     variant = variant_id(msg["variant"])
     await player.can_leave()
+    spend_room(player)
     service = player.service
     private = msg.get("private", True)
     await player.leave_current()
@@ -78,12 +81,12 @@ async def on_create(player: Player, msg: dict[str, Any]) -> None:
 
 
 async def on_join(player: Player, msg: dict[str, Any]) -> None:
-    code = room_code(msg["code"])
+    code = asked_code(player, msg["code"])
     await player.can_leave()
     # the target first: a refused join leaves the player where it was
     room = await player.service.store.room(code)
     if room is None:
-        raise ProtocolError("no_room", f"cannot join room {code}: no room")
+        raise join_failed(player, code)
     if not player.holds_seat_in(room):  # else this join takes its own seat over
         if room.phase != "lobby":
             raise ProtocolError("room_started", f"cannot join room {code}: room started")
@@ -97,6 +100,7 @@ async def on_join(player: Player, msg: dict[str, Any]) -> None:
 
 async def on_quick(player: Player, msg: dict[str, Any]) -> None:
     variant = variant_id(msg["variant"])
+    check_room_budget(player)  # it may open one, after leaving: refuse before that
     await player.leave_current()
     service = player.service
     store = service.store
@@ -106,6 +110,7 @@ async def on_quick(player: Player, msg: dict[str, Any]) -> None:
             return
         except ProtocolError:
             await store.remove_quick(variant, code)
+    player.limits.take_room()
     code = await service.open_room(variant, service.new_deal(), service.settings.quick_size,
                                    private=False)
     await store.add_quick(variant, code)

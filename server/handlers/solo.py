@@ -19,7 +19,7 @@ from ..player import Player
 from ..protocol import ProtocolError, error
 from ..solo import hint, solo_deal
 from ..store.rooms import RoomRow
-from .common import variant_id
+from .common import spend_room, variant_id
 
 log = logging.getLogger("patience.solo")
 
@@ -40,6 +40,7 @@ async def on_solo(player: Player, msg: dict[str, Any]) -> None:
     variant = variant_id(msg["variant"])
     await player.can_leave()  # every refusal before the first write
     deal = await solo_deal(service, msg.get("deal"))
+    spend_room(player)  # a room like any other: from the address's budget
     await player.leave_current()
     code = await service.open_room(variant, deal, 1, True, min_players=1, solo=1)
     await player.join(code)

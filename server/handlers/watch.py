@@ -7,16 +7,16 @@ from typing import Any
 from ..player import Player
 from ..protocol import ProtocolError
 from ..spectator import MAX_SPECTATORS_PER_ROOM, Spectator
-from .common import room_code
+from .common import asked_code, join_failed
 
 
 async def on_watch(player: Player, msg: dict[str, Any]) -> None:
-    code = room_code(msg["code"])
+    code = asked_code(player, msg["code"])  # a code guessed costs the address a wait
     await player.can_leave()
     service = player.service
     room = await service.store.room(code)
     if room is None:
-        raise ProtocolError("no_room", f"cannot watch room {code}: no room")
+        raise join_failed(player, code)
     watching = sum(1 for m in service.hub.members(code) if isinstance(m, Spectator))
     if watching >= MAX_SPECTATORS_PER_ROOM:
         raise ProtocolError("room_full", f"room {code} has as many spectators as it allows")

@@ -19,6 +19,7 @@ from websockets.exceptions import ConnectionClosed
 from websockets.protocol import State
 
 from .. import metrics
+from ..limits import Address
 from ..protocol import CLOSE_INTERNAL, CLOSE_POLICY, ProtocolError, decode_client, encode, error
 from .outbox import Outbox
 
@@ -37,7 +38,7 @@ class Endpoint(Protocol):
     def log_extra(self) -> dict[str, Any]: ...
 
 
-EndpointFactory = Callable[[Outbox], Endpoint]
+EndpointFactory = Callable[[Outbox, Address], Endpoint]
 
 
 class WebsocketSocket:
@@ -71,11 +72,28 @@ class WebsocketSocket:
 
 
 async def serve_connection(ws: ServerConnection, make_endpoint: EndpointFactory,
-                           rate_per_2s: int, max_bad_frames: int) -> None:
-    """Read one connection's messages until it ends; answers go to its outbox."""
+                           rate_per_2s: int, max_bad_frames: int, address: Address,
+                           max_connections: int) -> None:
+    """Read one connection's messages until it ends; answers go to its outbox.
+
+    ``address`` is the client address's entry: its connections share its
+    message budget and count against ``max_connections``."""
+    address.connections += 1
+    try:
+        if address.connections > max_connections:
+            # the handshake check let it through in a race with another one
+            await ws.close(CLOSE_POLICY, "too many connections from this address")
+            return
+        await _serve(ws, make_endpoint, rate_per_2s, max_bad_frames, address)
+    finally:
+        address.connections -= 1
+
+
+async def _serve(ws: ServerConnection, make_endpoint: EndpointFactory, rate_per_2s: int,
+                 max_bad_frames: int, address: Address) -> None:
     bound_kernel_buffer(ws)
     outbox = Outbox(WebsocketSocket(ws))
-    endpoint = make_endpoint(outbox)
+    endpoint = make_endpoint(outbox, address)
     metrics.CONNECTIONS.inc()
     bad = 0
     refused = 0
@@ -84,7 +102,8 @@ async def serve_connection(ws: ServerConnection, make_endpoint: EndpointFactory,
     limiter = AsyncLimiter(rate_per_2s, 2)
     try:
         async for frame in ws:
-            if limiter.has_capacity():
+            # the connection's own bucket, then the one its address shares
+            if limiter.has_capacity() and address.messages.take(time.monotonic()):
                 await limiter.acquire()  # returns at once: there is capacity
                 if refused and time.monotonic() - last_refused > 2.0:
                     refused = 0  # it slowed down: forgive the earlier burst
@@ -106,7 +125,7 @@ async def serve_connection(ws: ServerConnection, make_endpoint: EndpointFactory,
                     if bad > max_bad_frames:
                         await _close_policy(ws, outbox, "too many malformed messages")
                         return
-                outbox.send(encode(error(exc.code, exc.message, _seq_of(frame))))
+                outbox.send(encode(error(exc.code, exc.message, _seq_of(frame), exc.retry_ms)))
     except ConnectionClosed:
         pass
     except Exception:

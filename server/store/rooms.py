@@ -32,6 +32,9 @@ HOUR_MS = 3_600_000
 # are kept packed (a few hundred bytes each).
 MOVE_ARGC = 10
 MOVE_FIXED_MAX = 20_000
+# Codes kept per variant in a quick-race index: the newest; older ones can
+# still be joined by code, just not found by a quick race.
+QUICK_MAX = 1000
 
 
 class StoreUnavailable(Exception):
@@ -337,11 +340,22 @@ class RoomStore:
 
     # -- quick race ------------------------------------------------------------
     async def quick_candidates(self, variant: str) -> list[str]:
-        rows = await self._guard(self.redis.zrange(keys.quick(variant), 0, 9))
+        """The oldest open codes of a variant still young enough to be in their lobby."""
+        rows = await self._guard(self.redis.zrangebyscore(
+            keys.quick(variant), now_ms() - self.lobby_ttl_ms, "+inf", start=0, num=10))
         return [_s(r) for r in rows]
 
     async def add_quick(self, variant: str, code: str) -> None:
-        await self._guard(self.redis.zadd(keys.quick(variant), {code: now_ms()}))
+        """Index an open room for quick races. The index is pruned as it is
+        written: codes older than a lobby's lifetime go, at most QUICK_MAX stay,
+        and the key lapses with its newest lobby."""
+        key, now = keys.quick(variant), now_ms()
+        pipe = self.redis.pipeline(transaction=True)
+        pipe.zadd(key, {code: now})
+        pipe.zremrangebyscore(key, "-inf", f"({now - self.lobby_ttl_ms}")
+        pipe.zremrangebyrank(key, 0, -QUICK_MAX - 1)
+        pipe.pexpire(key, self.lobby_ttl_ms)
+        await self._guard(pipe.execute())
 
     async def remove_quick(self, variant: str, code: str) -> None:
         await self._guard(self.redis.zrem(keys.quick(variant), code))

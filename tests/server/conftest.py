@@ -39,6 +39,11 @@ from tests.redis_support import redis_url
 VARIANT = "four-seasons"
 COUNTDOWN_MS = 150
 FAST_RATE = 100_000  # bots play as fast as they can: no rate limiting in the way
+# Every test's bots come from 127.0.0.1: the per-address limits are lifted
+# unless a test asks for them (the limit tests pass the real defaults).
+NO_ADDRESS_LIMITS: dict[str, int] = {
+    "connections_per_address": 100_000, "address_rate_per_2s": 10_000_000,
+    "rooms_per_minute": 1_000_000, "claims_per_hour": 1_000_000, "join_penalty_ms": 0}
 SERVE_LINE = re.compile(rb"serving ws://([^:/]+):(\d+)/")
 CARD_STRINGS = frozenset(card_text(c) for c in range(52))
 
@@ -99,7 +104,8 @@ async def make_server(redis_url_session: str) -> AsyncIterator[ServerFactory]:
 
     async def make(redis: str | None = None, **overrides: Any) -> RaceServer:
         options: dict[str, Any] = {"host": "127.0.0.1", "port": 0, "countdown_ms": COUNTDOWN_MS,
-                                   "race_seconds": 60, "rate_per_2s": FAST_RATE}
+                                   "race_seconds": 60, "rate_per_2s": FAST_RATE,
+                                   **NO_ADDRESS_LIMITS}
         options.update(overrides)
         app = RaceServer(Settings(**options), redis or redis_url_session)
         await app.start()
@@ -180,7 +186,8 @@ async def spawn(redis_url_session: str, tmp_path: Path) -> AsyncIterator[SpawnFa
         env.update({"REDIS_URL": redis or redis_url_session, "PATIENCE_PORT": "0",
                     "PATIENCE_HOST": "127.0.0.1", "PATIENCE_COUNTDOWN_MS": str(COUNTDOWN_MS),
                     "PATIENCE_RATE_PER_2S": str(FAST_RATE), "PATIENCE_RACE_SECONDS": "60",
-                    "PATIENCE_DATA_DIR": str(tmp_path / "data"), "PYTHONUNBUFFERED": "1"})
+                    "PATIENCE_DATA_DIR": str(tmp_path / "data"), "PYTHONUNBUFFERED": "1",
+                    **{f"PATIENCE_{k.upper()}": str(v) for k, v in NO_ADDRESS_LIMITS.items()}})
         env.update(env_overrides)
         log = tmp_path / f"server-{len(procs)}.log"
         with open(log, "wb") as err:
