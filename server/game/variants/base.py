@@ -35,6 +35,7 @@ class VariantSpec:
     runs: bool = False  # descending runs move as a unit (1883)
     draw_needs_full_cross: bool = False  # no draw while a space is open and the waste is not empty
     deal_style: str = "cross"  # cross | cross-1883
+    deal_waste: bool = False  # one card turned onto the waste at the deal (PySolFC's games)
     sources: tuple[str, ...] = field(default=())
     # A paragraph for players (the lobby shows it; the server sends it in ``welcome``).
     blurb: str = ""

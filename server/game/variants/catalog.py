@@ -105,4 +105,25 @@ SPECS: tuple[VariantSpec, ...] = (
                "started with 2, 4, 6 and 8, which build regardless of suit by 1, 2, 3 and 4 (round "
                "the corner) until each ends on a King. Play from the waste only; two redeals."),
     ),
+    VariantSpec(
+        "four-seasons-pysol", "Four Seasons (PySolFC)", "cross",
+        aliases=("Four Seasons PySol", "PySolFC 484"),
+        wrap="always", deal_waste=True,
+        summary="PySolFC's Four Seasons: a card turned at the deal; a King always goes on an Ace",
+        sources=("PySolFC 484 (rules as coded)", S1),
+        blurb=("Four Seasons exactly as PySolFC plays it, so a game here can be replayed there on the "
+               "same deal number. One card is turned onto the waste at the deal, and the cross "
+               "always builds round the corner: a King may go on an Ace even when Aces are the base. "
+               "Any card may fill a space; one card at a time; no redeal."),
+    ),
+    VariantSpec(
+        "florentine-pysol", "Florentine Patience (PySolFC)", "cross",
+        aliases=("Florentine Patience", "PySolFC 696"),
+        wrap="always", deal_waste=True, passes=2,
+        summary="PySolFC's Florentine Patience: Four Seasons (PySolFC) with one redeal",
+        sources=("PySolFC 696 (rules as coded)", S3),
+        blurb=("Florentine Patience as PySolFC plays it: Four Seasons with a card turned at the deal, "
+               "a King always allowed on an Ace, any card into a space, and one redeal: when the "
+               "stock runs out, turn the waste over once, in the same order, and go again."),
+    ),
 )

@@ -49,6 +49,10 @@ class CrossRules(Rules):
             for k in range(self.spec.tableau):
                 piles[self.t0 + k] = (order[1 + k],)
             rest = order[1 + self.spec.tableau:]
+        if self.spec.deal_waste and rest:
+            # PySolFC turns the next card face up at the deal: its game numbers then match ours
+            piles[WASTE] = (rest[0],)
+            rest = rest[1:]
         piles[STOCK] = tuple(reversed(rest))  # the stock's last card is drawn next
         return State(self.spec.id, tuple(piles), base=rank(base_card))
 
