@@ -1,19 +1,17 @@
-"""One player's board: cards, piles and each variant's layout (pure).
+"""One player's board, drawn from the layout the server sends (pure).
 
-Boards follow each variant's real layout, picked from the pile names the view
-carries: the cross (corner foundations f1 clubs upper-left, f2 spades
-upper-right, f3 hearts lower-left, f4 diamonds lower-right; t1 top, t2 left,
-t3 centre, t4 right, t5 bottom), Simplicity's two rows of six, Corner Stones'
-two columns (t1..t6 left, t7..t12 right, top to bottom) with the Ace (f1..f4)
-and King (f5..f8) foundations between them, Betsy Ross' indicators i1..i4 above
-its foundations f1..f4.
+The ``room`` message carries the variant's layout: rows of cells, each cell the
+piles it holds, and for each pile its role and how it fans (docs/protocol.md,
+"Layouts"). The board knows no variant by name, so a variant the client has
+never heard of is drawn as well as any other. A server that sends no layout
+gets a plain board made from the pile names.
 
 Every face-up card is drawn: a pile longer than its cell goes on over more
 lines rather than hiding its lower cards, and a pile's top card (the one that
-moves) is underlined. Piles fan towards their top: left to right, except
-Corner Stones' right-hand column, whose tops face the foundations in the
-middle. Foundations say which card they take next, so nobody has to count
-Betsy Ross' steps of 1 to 4 in their head. Cells grow with the terminal.
+moves) is underlined. Piles fan towards their top: to the right, to the left
+(a right-hand column facing the middle) or down in columns. Foundations say
+which card they take next when the layout tells how they build, so nobody has
+to count Betsy Ross' steps of 1 to 4 in their head. Cells grow with the terminal.
 """
 
 from __future__ import annotations
@@ -24,11 +22,11 @@ from typing import Any, Final
 from .keys import UI, pile_key, targets
 from .text import Fragment, Out, clean, pad, width_of
 
-__all__ = ["RANKS", "Board", "card", "draw_board", "face", "glyph_cards", "layout_of", "next_card"]
+__all__ = ["RANKS", "Board", "card", "checked_layout", "draw_board", "face", "glyph_cards",
+           "next_card"]
 
 RANKS: Final = "A23456789TJQK"
 SUITS: Final = {"C": ("\u2663", False), "S": ("\u2660", False), "H": ("\u2665", True), "D": ("\u2666", True)}
-CROSS_SUITS: Final = "CSHD"  # the cross's and Simplicity's foundations f1..f4
 _CARD_IN_TEXT: Final = re.compile(r"(?<![A-Za-z0-9])(10|[A2-9TJQK])([CSHD])(?![A-Za-z0-9])")
 
 
@@ -69,45 +67,73 @@ def _rank(text: Any) -> int | None:
     return None
 
 
-def layout_of(view: dict[str, Any]) -> str:
-    """The board layout for a view, from its piles: cross, simplicity, corner-stones or betsy-ross."""
-    piles = view.get("piles")
-    names = set(piles) if isinstance(piles, dict) else set()
-    if "i1" in names:
-        return "betsy-ross"
-    if "f8" in names or "phase" in view:
-        return "corner-stones"
-    if "t12" in names or "t6" in names:
-        return "simplicity"
-    return "cross"
+def _str(value: Any) -> str | None:
+    return value if isinstance(value, str) else None
 
 
-def next_card(view: dict[str, Any], pile: str, ascii_only: bool = False) -> str | None:
-    """The card a foundation takes next (``J♣``, ``3``), ``done`` when full, None when unknown."""
-    cards, layout = _cards(view, pile), layout_of(view)
+def _num(value: Any, default: int) -> int:
+    return value if isinstance(value, int) and not isinstance(value, bool) else default
+
+
+def fallback_layout(view: dict[str, Any]) -> dict[str, Any]:
+    """A board from the pile names alone, for a server that sends no layout:
+    indicators, then foundations, then the tableau in rows of six."""
+    names = [p for p in (view.get("piles") or {}) if isinstance(p, str) and p not in ("s", "w")]
+    rows: list[list[list[str]]] = []
+    for prefix, width in (("i", 4), ("f", 4), ("t", 6)):
+        group = [p for p in names if p[:1] == prefix]
+        rows += [[[p] for p in group[i:i + width]] for i in range(0, len(group), width)]
+    piles = {p: {"role": {"f": "foundation", "i": "indicator"}.get(p[:1], "tableau"),
+                 "fan": "none" if p[:1] in "fi" else "right"} for p in names}
+    return {"rows": rows, "piles": piles}
+
+
+def checked_layout(layout: Any, view: dict[str, Any]) -> dict[str, Any]:
+    """The server's layout when it is well formed, else one made from the pile names.
+    Piles of the view that the layout does not place are not lost: they go below."""
+    if not isinstance(layout, dict) or not isinstance(layout.get("rows"), list) \
+            or not isinstance(layout.get("piles"), dict):
+        return fallback_layout(view)
+    rows: list[list[list[str]]] = []
+    placed: set[str] = set()
+    for row in layout["rows"]:
+        if isinstance(row, list):
+            cells = [[p for p in cell if isinstance(p, str)] if isinstance(cell, list) else []
+                     for cell in row]
+            placed.update(p for cell in cells for p in cell)
+            if cells:
+                rows.append(cells)
+    piles = {k: v for k, v in layout["piles"].items() if isinstance(k, str) and isinstance(v, dict)}
+    missing = {"piles": {p: v for p, v in fallback_layout(view)["piles"].items() if p not in placed}}
+    extra = [[p] for p in missing["piles"]]
+    return {"rows": rows + [extra[i:i + 6] for i in range(0, len(extra), 6)],
+            "piles": {**missing["piles"], **piles}, "gap": layout.get("gap", True) is not False}
+
+
+def next_card(view: dict[str, Any], info: dict[str, Any], pile: str, ascii_only: bool = False) -> str | None:
+    """The card a foundation takes next (``J\u2663``, ``3``), ``done`` when full, None when the
+    layout gives no hint. ``info``: the layout's entry for the pile (suit, step, size, start)."""
+    step = info.get("step")
+    if not isinstance(step, int) or isinstance(step, bool):
+        return None
+    cards = _cards(view, pile)
+    suit = _str(info.get("suit")) or ""
+    suit = suit if suit in SUITS else ""
+    if len(cards) >= _num(info.get("size"), 13):
+        return "done"
     top = _rank(cards[-1]) if cards else None
-    if layout == "betsy-ross" and pile[1:].isdigit():
-        step = int(pile[1:])  # foundation i builds by i from rank 2i, regardless of suit
-        if len(cards) >= 12:
-            return "done"
-        rank = 2 * step if top is None else (top - 1 + step) % 13 + 1
-        return face(RANKS[rank - 1], "", ascii_only)
-    if layout in ("cross", "simplicity") and pile in ("f1", "f2", "f3", "f4"):
-        suit = CROSS_SUITS[int(pile[1]) - 1]
-        if len(cards) >= 13:
-            return "done"
-        if top is None:
-            base = _rank(view.get("base_rank"))
-            return face(RANKS[base - 1], suit, ascii_only) if base else None
-        return face(RANKS[top % 13], suit, ascii_only)
-    return None
+    if top is None:
+        start = _rank(info.get("start")) or _rank(view.get("base_rank"))
+        return face(RANKS[start - 1], suit, ascii_only) if start else None
+    return face(RANKS[(top - 1 + step) % 13], suit, ascii_only)
 
 
 class Board:
     """Drawing one view: highlights, selection, glyphs."""
 
-    def __init__(self, view: dict[str, Any], ui: UI, ascii_only: bool) -> None:
+    def __init__(self, view: dict[str, Any], ui: UI, ascii_only: bool, layout: Any = None) -> None:
         self.view = view
+        self.layout = checked_layout(layout, view)
         self.ascii = ascii_only
         self.targets = targets(ui, view)
         self.pending = ui.pending
@@ -153,21 +179,42 @@ class Board:
             out.append(("class:dim", f" x{len(cards)}" if self.ascii else f" \u00d7{len(cards)}"))
         return out
 
+    def info(self, pile: str) -> dict[str, Any]:
+        """The layout's entry for a pile: role, fan, foundation hints."""
+        entry = self.layout["piles"].get(pile)
+        return entry if isinstance(entry, dict) else {}
+
+    def fan_of(self, pile: str) -> str:
+        fan = self.info(pile).get("fan")
+        return fan if fan in ("right", "left", "down", "none") else "right"
+
     def foundation(self, pile: str, count: bool = True) -> list[Fragment]:
-        """A foundation: its label, top card, size and the card it takes next."""
+        """A pile shown by its top card: label, top card, size and, for a foundation,
+        the card it takes next; an indicator is a dead card with a note under its name."""
+        info = self.info(pile)
+        if info.get("role") == "indicator":
+            note = _str(info.get("note"))
+            return [("class:dim", f" {clean(pile, 4)} "), *self.top(pile, count=False),
+                    *([("class:dim", " " + clean(note, 8))] if note else [])]
         out = [self.label(pile), *self.top(pile, count)]
-        nxt = next_card(self.view, pile, self.ascii)
+        nxt = next_card(self.view, info, pile, self.ascii)
         if nxt is not None:
             out.append(("class:dim", " full" if nxt == "done" else f" next {nxt}"))
         return out
 
     def cell(self, pile: str, width: int) -> list[list[Fragment]]:
-        """A pile in a cell ``width`` cells wide: one line, or more for a long tableau pile."""
-        if not pile.startswith("t"):
+        """A pile in a cell ``width`` cells wide: one line, or more for a long pile.
+        A pile fanned left has its label on the right and its top card first."""
+        fan = self.fan_of(pile)
+        if fan == "none":
             return [pad(self.foundation(pile), width)]
         label = self.label(pile)
-        lines = self.fan(pile, (width - width_of(label[1]) - 1) // 4)
         indent = ("", " " * width_of(label[1]))
+        lines = self.fan(pile, (width - width_of(label[1]) - 1) // 4, reverse=fan == "left")
+        if fan == "left":
+            # a space after the label keeps it off the next cell's
+            return [[*pad([*line, ("", " "), label if i == 0 else indent], width - 1, right=True), ("", " ")]
+                    for i, line in enumerate(lines)]
         return [pad([label if i == 0 else indent, *line], width) for i, line in enumerate(lines)]
 
 
@@ -184,44 +231,14 @@ def _rows(cells: list[list[list[Fragment]]]) -> list[list[Fragment]]:
     return out
 
 
-def _board_cross(b: Board, out: Out, room: int | None) -> None:
-    cell_w = max((out.width - 2) // 3, 18)
-    for row in (("f1", "t1", "f2"), ("t2", "t3", "t4"), ("f3", "t5", "f4")):
-        for line in _rows([b.cell(p, cell_w) for p in row]):
-            out.add(line)
-        out.text()
-
-
-def _board_simplicity(b: Board, out: Out, room: int | None) -> None:
-    cell_w = max((out.width - 2) // 4, 16)
-    out.add(_rows([[pad(b.foundation(p), cell_w)] for p in ("f1", "f2", "f3", "f4")])[0])
-    out.text()
-    depth = max(len(b.cards(f"t{k}")) for k in range(1, 13)) or 1
-    col_w = max((out.width - 2) // 6, 5)
-    if room is not None and 2 * (depth + 2) + 2 > room:  # too tall as columns: piles as rows instead
-        _two_columns(b, out, [f"t{k}" for k in range(1, 7)], [f"t{k}" for k in range(7, 13)], None)
-        return
-    for row in (range(1, 7), range(7, 13)):
-        piles = [f"t{k}" for k in row]
-        out.add([("", " ")] + [x for p in piles for x in pad([b.label(p)], col_w)])
-        columns = [[card(c, b.ascii, top=i == len(b.cards(p)) - 1) for i, c in enumerate(b.cards(p))]
-                   or b.empty()[1:] for p in piles]
-        for i in range(max(len(c) for c in columns)):
-            frags: list[Fragment] = [("", " ")]
-            for col in columns:
-                frags += pad([col[i]] if i < len(col) else [], col_w)
-            out.add(frags)
-        out.text()
-
-
 def _two_columns(b: Board, out: Out, left: list[str], right: list[str],
                  centre: dict[int, list[Fragment]] | None) -> None:
-    """Piles as rows in two columns, tops facing the middle (Corner Stones' layout)."""
+    """Piles as rows in two columns, tops facing the middle."""
     mid_w = 20 if centre else 2
     side_w = max((out.width - 1 - mid_w) // 2, 16)
     per_line = (side_w - 5) // 4
     for r, (lp, rp) in enumerate(zip(left, right, strict=True)):
-        lfan, rfan = b.fan(lp, per_line), b.fan(rp, per_line, reverse=True)
+        lfan, rfan = b.fan(lp, per_line), b.fan(rp, per_line, reverse=True) if rp else []
         for i in range(max(len(lfan), len(rfan))):
             lhs = [b.label(lp) if i == 0 else ("", " " * width_of(b.label(lp)[1])), *lfan[i]] \
                 if i < len(lfan) else []
@@ -232,36 +249,101 @@ def _two_columns(b: Board, out: Out, left: list[str], right: list[str],
     out.text()
 
 
-def _board_corner_stones(b: Board, out: Out, room: int | None) -> None:
-    centre = {}
-    for r in range(1, 5):
-        ace, king = f"f{r}", f"f{r + 4}"
-        centre[r] = [("", "  "), b.label(ace), *b.top(ace, count=False),
-                     ("", "  "), b.label(king), *b.top(king, count=False)]
-    _two_columns(b, out, [f"t{k}" for k in range(1, 7)], [f"t{k}" for k in range(7, 13)], centre)
+def _compact(b: Board, cell: list[str]) -> bool:
+    return all(b.fan_of(p) == "none" for p in cell)
 
 
-def _board_betsy_ross(b: Board, out: Out, room: int | None) -> None:
-    cells = [b.foundation(f"f{k}") for k in range(1, 5)]
-    cell_w = max(max(sum(width_of(t) for _, t in c) for c in cells) + 2, min((out.width - 2) // 4, 24))
-    steps = [pad([("class:dim", f" i{k} "), *b.top(f"i{k}", count=False), ("class:dim", f" +{k}")], cell_w)
-             for k in range(1, 5)]
-    out.add([("", " "), *[x for c in steps for x in c]])
-    out.add([("", " "), *[x for c in cells for x in pad(c, cell_w)]])
-    out.text()
+def _cell_content(b: Board, cell: list[str]) -> list[Fragment]:
+    """A cell of piles shown by their top cards; two or more share it without counts."""
+    if len(cell) == 1:
+        return b.foundation(cell[0])
+    out: list[Fragment] = []
+    for i, p in enumerate(cell):
+        out += [("", "  ")] if i else []
+        out += [b.label(p), *b.top(p, count=False)]
+    return out
 
 
-_BOARDS: Final = {
-    "cross": _board_cross,
-    "simplicity": _board_simplicity,
-    "corner-stones": _board_corner_stones,
-    "betsy-ross": _board_betsy_ross,
-}
+def _widths(b: Board, rows: list[list[list[str]]], width: int) -> list[int]:
+    """Column widths for rows of the same number of cells. A column of top-card piles
+    (or blanks) is as wide as it needs; the others share what is left."""
+    n = len(rows[0])
+    compact = [all(_compact(b, row[j]) for row in rows) for j in range(n)]
+    need = [max((sum(width_of(t) for _, t in _cell_content(b, row[j])) + 2 for row in rows if row[j]),
+                default=2) for j in range(n)]
+    if all(compact):
+        return [max(need[j], min((width - 2) // n, 24)) for j in range(n)]
+    used = sum(need[j] for j in range(n) if compact[j])
+    flex = max((width - 2 - used) // (n - sum(compact)), 16)
+    return [need[j] if compact[j] else flex for j in range(n)]
+
+
+def _cells_row(b: Board, out: Out, row: list[list[str]], widths: list[int]) -> None:
+    cells: list[list[list[Fragment]]] = []
+    for cell, w in zip(row, widths, strict=True):
+        if not cell:
+            cells.append([[("", " " * w)]])
+        elif len(cell) > 1 or _compact(b, cell):
+            content = _cell_content(b, cell)
+            cells.append([pad([("", "  "), *content] if len(cell) > 1 else content, w)])
+        else:
+            cells.append(b.cell(cell[0], w))
+    for line in _rows(cells):
+        out.add(line)
+
+
+def _columns(b: Board, out: Out, band: list[list[list[str]]], room: int | None) -> None:
+    """Rows of piles fanned down: each pile a column under its label. When the band
+    would not fit the terminal, its piles lie down in two columns of rows instead."""
+    piles = [p for row in band for cell in row for p in cell]
+    depth = max((len(b.cards(p)) for p in piles), default=1) or 1
+    if room is not None and len(band) * (depth + 2) + 2 > room:
+        half = (len(piles) + 1) // 2
+        _two_columns(b, out, piles[:half], piles[half:] + [""] * (2 * half - len(piles)), None)
+        return
+    col_w = max((out.width - 2) // max(len(row) for row in band), 5)
+    for row in band:
+        names = [cell[0] if cell else "" for cell in row]
+        out.add([("", " ")] + [x for p in names for x in pad([b.label(p)] if p else [], col_w)])
+        columns = [[card(c, b.ascii, top=i == len(b.cards(p)) - 1) for i, c in enumerate(b.cards(p))]
+                   or (b.empty()[1:] if p else []) for p in names]
+        for i in range(max(len(c) for c in columns)):
+            frags: list[Fragment] = [("", " ")]
+            for col in columns:
+                frags += pad([col[i]] if i < len(col) else [], col_w)
+            out.add(frags)
+        out.text()
+
+
+def draw_grid(b: Board, out: Out, room: int | None) -> None:
+    """The layout's rows top to bottom; rows of columns (fan down) are drawn as a band."""
+    rows: list[list[list[str]]] = b.layout["rows"]
+    gap = b.layout.get("gap", True)
+    groups: dict[int, list[list[list[str]]]] = {}
+    for row in rows:
+        groups.setdefault(len(row), []).append(row)
+    i = 0
+    while i < len(rows):
+        row = rows[i]
+        if all(b.fan_of(p) == "down" for cell in row for p in cell) and any(row):
+            band = [row]
+            while i + len(band) < len(rows) and all(b.fan_of(p) == "down" for cell in rows[i + len(band)]
+                                                    for p in cell):
+                band.append(rows[i + len(band)])
+            _columns(b, out, band, room)
+            i += len(band)
+            continue
+        same = [r for r in groups[len(row)] if not all(b.fan_of(p) == "down" for c in r for p in c)]
+        _cells_row(b, out, row, _widths(b, same, out.width))
+        i += 1
+        nxt_down = i < len(rows) and all(b.fan_of(p) == "down" for cell in rows[i] for p in cell)
+        if gap or i == len(rows) or nxt_down:
+            out.text()
 
 
 def draw_board(b: Board, out: Out, room: int | None = None) -> None:
     """The board for ``out.width`` (``room``: lines it may take, when the terminal says)."""
-    _BOARDS[layout_of(b.view)](b, out, room)
+    draw_grid(b, out, room)
     out.add(_stock_line(b))
     phase = _phase_line(b)
     if phase:

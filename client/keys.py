@@ -28,7 +28,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Final, NamedTuple
 
 from .state import BOARD_PAGE, RaceState, is_daily
-from .variants import VARIANTS
+from .variants import Variant, index_of
 
 __all__ = [
     "BOARD_ITEMS",
@@ -91,6 +91,7 @@ class Context(NamedTuple):
     variant: str = ""  # the room's variant
     share: str = ""  # the results' share line
     board_total: int | None = None  # entries of the board on screen
+    variants: tuple[Variant, ...] = ()  # what the server offers (its welcome)
 
 
 def context_of(state: RaceState) -> Context:
@@ -101,7 +102,8 @@ def context_of(state: RaceState) -> Context:
     return Context(name=state.name, claimed=state.claimed, daily=is_daily(state),
                    variant=variant if isinstance(variant, str) else "",
                    share=share if isinstance(share, str) else "",
-                   board_total=total if isinstance(total, int) and not isinstance(total, bool) else None)
+                   board_total=total if isinstance(total, int) and not isinstance(total, bool) else None,
+                   variants=state.variants)
 
 
 @dataclass(frozen=True)
@@ -313,9 +315,9 @@ def _move_cursor(ui: UI, key: str, count: int) -> UI | None:
 
 def _lobby_key(ui: UI, key: str, ctx: Context) -> tuple[UI, list[Command]]:
     if ui.menu == "pick":
-        return _pick_key(ui, key)
+        return _pick_key(ui, key, ctx.variants)
     if ui.menu == "daily":
-        return _daily_key(ui, key)
+        return _daily_key(ui, key, ctx)
     if ui.menu == "boards":
         return _boards_key(ui, key)
     if ui.menu == "board":
@@ -350,8 +352,8 @@ def _lobby_key(ui: UI, key: str, ctx: Context) -> tuple[UI, list[Command]]:
     return ui, []
 
 
-def _pick_key(ui: UI, key: str) -> tuple[UI, list[Command]]:
-    count = len(VARIANTS)
+def _pick_key(ui: UI, key: str, variants: tuple[Variant, ...]) -> tuple[UI, list[Command]]:
+    count = len(variants)
     if key in ("escape", "backspace", "left", "h"):
         back = "boards" if ui.purpose.startswith("board-") else "main"
         return replace(ui, menu=back, cursor=0), []
@@ -363,9 +365,9 @@ def _pick_key(ui: UI, key: str) -> tuple[UI, list[Command]]:
         chosen = ui.cursor
     elif len(key) == 1 and key.isdigit() and 1 <= int(key) <= count:
         chosen = int(key) - 1
-    if chosen is None:
+    if chosen is None or not variants:
         return ui, []
-    variant = VARIANTS[chosen].id
+    variant = variants[chosen % count].id
     if ui.purpose == "quick":
         return replace(ui, menu="main", cursor=0), [Command("quick", variant)]
     if ui.purpose == "create":
@@ -377,11 +379,11 @@ def _pick_key(ui: UI, key: str) -> tuple[UI, list[Command]]:
     return replace(ui, cursor=chosen), []  # browsing: move the cursor only
 
 
-def _daily_key(ui: UI, key: str) -> tuple[UI, list[Command]]:
+def _daily_key(ui: UI, key: str, ctx: Context) -> tuple[UI, list[Command]]:
     """Today's challenge of ``ui.variant``: its info on screen."""
     if key in ("escape", "backspace", "left", "h"):
         return replace(ui, menu="pick", purpose="daily", note="",
-                       cursor=next((i for i, v in enumerate(VARIANTS) if v.id == ui.variant), 0)), []
+                       cursor=index_of(ctx.variants, ui.variant)), []
     if key in ("enter", "s"):
         note = "starting today's deal (the server may take a few seconds to pick it)"
         return replace(ui, note=note), [Command("daily", ui.variant)]

@@ -13,7 +13,7 @@ from .board import glyph_cards
 from .keys import BOARD_ITEMS, LOBBY_ITEMS, UI
 from .state import BOARD_PAGE, RaceState, reveal_check
 from .text import Out, clean, keys_line, wrap
-from .variants import VARIANTS, variant_name
+from .variants import variant_name
 
 __all__ = ["lobby", "notices", "practice_reason", "ranked"]
 
@@ -52,11 +52,15 @@ def lobby(state: RaceState, ui: UI, out: Out, now: int) -> None:
                    "board-wins": "Daily wins: pick a variant", "solo": "Play alone: pick a variant"}
         out.text(" " + heading.get(ui.purpose, "Variants"), "class:title")
         out.text()
-        for i, variant in enumerate(VARIANTS):
+        variants = state.variants
+        if not variants:
+            out.text("  the server has not listed its variants yet", "class:dim")
+        for i, variant in enumerate(variants):
             style = "class:cursorline" if i == ui.cursor else ""
             out.add((style, f"  {i + 1}  {variant.name:<32}"), ("class:dim", variant.id))
         out.text()
-        for line in wrap(VARIANTS[ui.cursor % len(VARIANTS)].blurb, min(out.width, 100) - 4):
+        for line in wrap(clean(variants[ui.cursor % len(variants)].blurb, 2000) if variants else "",
+                         min(out.width, 100) - 4):
             out.text("  " + line)
         out.text()
         tail = "Enter or a number to choose" if ui.purpose != "browse" else "up/down to read"
@@ -98,7 +102,8 @@ def _short(text: object, n: int = 16) -> str:
 
 def _daily(state: RaceState, ui: UI, out: Out, now: int) -> None:
     """Today's challenge of one variant: what it is, whether it counts, yesterday's reveal."""
-    out.text(f" Today's challenge \u00b7 {clean(variant_name(ui.variant), 30)}", "class:title")
+    name = clean(variant_name(state.variants, ui.variant), 30)
+    out.text(f" Today's challenge \u00b7 {name}", "class:title")
     out.text()
     info = state.daily_info.get(ui.variant)
     if info is None:
@@ -170,7 +175,7 @@ def _board_matches(state: RaceState, ui: UI) -> dict[str, Any] | None:
 
 def _board(state: RaceState, ui: UI, out: Out) -> None:
     board = _board_matches(state, ui)
-    name = clean(variant_name(ui.variant), 30)
+    name = clean(variant_name(state.variants, ui.variant), 30)
     if ui.board_kind == "daily":
         title = f" Today's board \u00b7 {name}"
         if board is not None and board.get("date"):

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from .board import Board, card, draw_board, layout_of
+from .board import Board, card, draw_board
 from .help_screen import draw as draw_help
 from .keys import UI, redeals_left
 from .lobby_screen import lobby, notices, practice_reason, ranked
@@ -43,7 +43,6 @@ __all__ = [
     "Screen",
     "card",
     "clean",
-    "layout_of",
     "render",
     "text_lines",
     "width_of",
@@ -140,7 +139,7 @@ def _header(state: RaceState, out: Out, clock: list[str], ascii_only: bool) -> N
     variant = room.get("variant") or (state.view or {}).get("variant")
     parts = ["Patience Race"]
     if variant:
-        parts.append(clean(variant_name(str(variant)), 30))
+        parts.append(clean(variant_name(state.variants, str(variant)), 30))
     if state.code:
         parts.append(f"room {clean(state.code, 16)}")
     if is_daily(state):
@@ -165,7 +164,7 @@ def _header(state: RaceState, out: Out, clock: list[str], ascii_only: bool) -> N
 
 def _daily_room(state: RaceState, out: Out, now: int, countdown: bool) -> None:
     room = state.room or {}
-    variant = clean(variant_name(str(room.get("variant", ""))), 30)
+    variant = clean(variant_name(state.variants, str(room.get("variant", ""))), 30)
     info = state.daily_info.get(str(room.get("variant")), {})
     day = _int(info.get("day")) if info.get("date") == room.get("daily") else None
     out.text(f" Today's challenge \u00b7 {variant}" + (f" \u00b7 day #{day}" if day else "")
@@ -231,7 +230,7 @@ def _room(state: RaceState, out: Out, now: int, countdown: bool) -> None:
 
 def _race(state: RaceState, ui: UI, out: Out, ascii_only: bool) -> None:
     view = state.view or {}
-    b = Board(view, ui, ascii_only)
+    b = Board(view, ui, ascii_only, (state.room or {}).get("layout"))
     status = view.get("status")
     if status and status != "in_progress":
         word = {"won": "You won! Waiting for the others\u2026", "dead": "No moves left: your game is over.",

@@ -30,7 +30,6 @@ from .keys import LOBBY_ITEMS, UI, Command, Context
 from .keys import press as press_key
 from .screen import HELP
 from .state import RaceState
-from .variants import VARIANTS
 
 if TYPE_CHECKING:
     from .connection import ClientSession
@@ -69,9 +68,9 @@ def press(ui: UI, key: str, *, mode: str, view: dict[str, Any] | None, ctx: Cont
             if key == SOLO_KEY or on_solo:
                 return replace(ui, menu="pick", purpose="solo", cursor=0, note=""), []
         elif ui.menu == "pick" and ui.purpose == "solo":
-            chosen = _chosen(ui, key)
+            chosen = _chosen(ui, key, len(state.variants))
             if chosen is not None:
-                opened = replace(ui, text="", text_purpose="deal", variant=VARIANTS[chosen].id,
+                opened = replace(ui, text="", text_purpose="deal", variant=state.variants[chosen].id,
                                  cursor=chosen, note="")
                 return opened, []
     elif mode == "race" and is_solo(state) and not ui.want_foundation:
@@ -87,10 +86,12 @@ def press(ui: UI, key: str, *, mode: str, view: dict[str, Any] | None, ctx: Cont
     return press_key(ui, key, mode=mode, view=view, ctx=ctx)
 
 
-def _chosen(ui: UI, key: str) -> int | None:
+def _chosen(ui: UI, key: str, count: int) -> int | None:
+    if not count:
+        return None  # nothing listed yet: the welcome has not come
     if key == "enter":
-        return ui.cursor % len(VARIANTS)
-    if len(key) == 1 and key.isdigit() and 1 <= int(key) <= len(VARIANTS):
+        return ui.cursor % count
+    if len(key) == 1 and key.isdigit() and 1 <= int(key) <= count:
         return int(key) - 1
     return None
 

@@ -24,6 +24,8 @@ import hashlib
 from dataclasses import dataclass, field
 from typing import Any, Final, NamedTuple
 
+from .variants import Variant, variants_from
+
 __all__ = [
     "BOARD_PAGE",
     "QUIET_ERRORS",
@@ -78,6 +80,7 @@ class RaceState:
     ratings_seen: dict[str, float] = field(default_factory=dict)  # casefolded name -> ordinal
     rating_changes: list[RatingChange] = field(default_factory=list)  # of the current results
     rematch_offer: dict[str, Any] | None = None  # who accepts a rematch of the current results
+    variants: tuple[Variant, ...] = ()  # the variants the server offers, from its welcome
 
     def tell(self, text: str, error: bool = False) -> None:
         """A notice for the screen the player is on now."""
@@ -127,6 +130,8 @@ def _apply(state: RaceState, msg: dict[str, Any], local_ms: int) -> None:
     if kind == "welcome":
         state.conn = "online"
         state.attempt = 0
+        if "variants" in msg:
+            state.variants = variants_from(msg["variants"])
     elif kind == "joined":
         code = msg.get("code")
         if isinstance(code, str):

@@ -1,4 +1,4 @@
-"""Write seeds/deals/deal_v1.tsv: the golden layouts of every seed variant.
+"""Write seeds/deals/deal_v1.tsv: the golden layouts of every variant.
 
 Run once when a variant is added (``python scripts/make_golden_deals.py``);
 the tests then hold the engine to these rows. The rows are only as good as
@@ -21,7 +21,7 @@ from server.game.variants import SPECS, get_rules  # noqa: E402
 NUMBERS = ("1", "24", "31999", "32000", "123456789", "ms100000", "99999999999999999999")
 
 HEADER = f"""\
-# Golden deals for every seed variant ({DEAL_VERSION}).
+# Golden deals for every variant ({DEAL_VERSION}).
 # generator: PySolFC deal numbers: LCRandom31 for 1..31999 and ms<N>, MT19937 (CPython random) otherwise;
 #   PySolFC's unshuffled order (C S H D, A..K; rank-major C D H S on the LC path with one deck),
 #   Fisher-Yates from the last index, the last array element dealt first.
@@ -30,7 +30,10 @@ HEADER = f"""\
 #   shuffles (tests/game/test_golden_deals.py); #1 equals Microsoft FreeCell deal #1; the cross-family,
 #   Simplicity, Betsy Ross and Corner Stones rows for #1 (and the cross rows for 2, 3, 24, 31999, 32000,
 #   123456789) equal vectors computed by an independent reimplementation of PySolFC's deal procedure,
-#   transcribed by hand into the tests; the remaining rows are our engine's output, kept to catch changes.
+#   transcribed by hand into the tests; so do the four-seasons-pysol and florentine-pysol rows for those
+#   seven numbers, turned waste card included (PySolFC games 484 and 696 deal alike), and their layouts for
+#   every number equal the pysol-cards shuffle dealt by PySolFC's procedure (base, t1..t5, waste, stock);
+#   the remaining rows are our engine's output, kept to catch changes.
 # made by: scripts/make_golden_deals.py
 """
 

@@ -229,7 +229,7 @@ def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     sub = p.add_subparsers(dest="command", required=True)
     r = sub.add_parser("run", help="solve deals, appending results")
-    r.add_argument("--variants", default="", help="comma-separated ids (default: every seed variant)")
+    r.add_argument("--variants", default="", help="comma-separated ids (default: every variant)")
     r.add_argument("--seed", type=int, default=SEED)
     r.add_argument("--runs", default="1000:10000,30:200000,5:2000000",
                    help="COUNT:BUDGET,...: the first COUNT deals at BUDGET nodes, for each pair")

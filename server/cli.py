@@ -21,7 +21,7 @@ from .game.deals import BadDealNumber, parse_deal_number
 from .game.engine import new_game
 from .game.records import BadRecord, record_from_json, verify
 from .game.state import STOCK
-from .game.variants import SPECS, UnknownVariant, get_rules
+from .game.variants import UnknownVariant, get_rules, specs
 
 EXIT_OK, EXIT_ILLEGAL, EXIT_USAGE = 0, 1, 2
 EXIT_FAILED = 1  # the server could not start
@@ -39,9 +39,11 @@ class _Parser(argparse.ArgumentParser):
 
 
 def _cmd_variants(_: argparse.Namespace) -> int:
-    for spec in SPECS:
+    for spec in specs():
         aliases = ", ".join(spec.aliases) or "-"
-        print(f"{spec.id}\t{spec.name}\taliases: {aliases}\tdecks: {spec.decks}")
+        sources = "; ".join(spec.sources) or "-"
+        print(f"{spec.id}\t{spec.name}\tfamily: {spec.family}\taliases: {aliases}\tdecks: {spec.decks}"
+              f"\tsources: {sources}")
     return EXIT_OK
 
 

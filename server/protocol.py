@@ -125,11 +125,13 @@ CLIENT_MESSAGES: Final[dict[str, dict[str, Field]]] = {
 # Server -> client messages: type -> the fields it carries (documentation and tests).
 SERVER_MESSAGES: Final[dict[str, str]] = {
     "welcome": "proto, server_time, resumed, identified (the claimed name proved by the key, or null), "
-               "server_id (the deployment's stable id, or null without a secret)",
+               "server_id (the deployment's stable id, or null without a secret), "
+               "variants[{id, name, family, blurb}] (every variant it offers, in the order to list them)",
     "joined": "code, player, token: you are player N of room CODE; keep the token to resume",
     "room": "code, variant, players_max, private, phase, players[{player, name, claimed, ready, connected, "
-            "left, ...}], starts_at, ends_at, server_time, solo, and deal in a solo game only (a race's "
-            "deal is secret until its results)",
+            "left, ...}], starts_at, ends_at, server_time, solo, layout{rows, piles, gap} (where the "
+            "variant's piles sit: see Layouts), and deal in a solo game only (a race's deal is secret "
+            "until its results)",
     "view": "v, seq (the move it answers, or null), view{...}: your own position",
     "progress": "player, foundation_cards, total_cards, moves, status: an opponent's counts only",
     "results": "code, variant, deal, deal_version, ranking[]: sent when the race ends",

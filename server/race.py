@@ -48,12 +48,13 @@ def player_public(p: PlayerRow, name: str | None = None) -> dict[str, Any]:
 
 def room_message(room: RoomRow, now: int) -> dict[str, Any]:
     names = shown_names(room)
+    rules = get_rules(room.variant)
     out = {
         "t": "room", "code": room.code, "variant": room.variant, "players_max": room.max,
         "private": room.private, "phase": phase_at(room, now),
         "players": [player_public(p, names[p.n]) for p in room.players],
         "starts_at": room.starts_at or None, "ends_at": room.ends_at or None,
-        "total_cards": get_rules(room.variant).spec.total_cards,
+        "total_cards": rules.spec.total_cards, "layout": rules.layout(),
         "server_time": now, "rematch": room.rematch, "daily": room.daily, "ranked": room.ranked,
         "solo": room.solo,
     }

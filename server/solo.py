@@ -32,7 +32,7 @@ from .daily import DEAL_LOW
 from .game import engine
 from .game.deals import BadDealNumber, canonical_deal_text, parse_deal_number
 from .game.state import State
-from .game.variants import SPECS
+from .game.variants import specs
 from .protocol import ProtocolError
 from .service import RoomService
 from .store.boards import daily_key
@@ -55,7 +55,7 @@ async def is_todays_daily(service: RoomService, deal: str) -> bool:
         return False  # no daily deal is below 10**19: nothing to look up
     date = service.competition.today()
     pipe = service.redis.pipeline(transaction=False)
-    for spec in SPECS:
+    for spec in specs():
         pipe.hget(daily_key(date, spec.id, "deal"), "deal")
     stored = await service.store._guard(pipe.execute())
     wanted = str(number)

@@ -45,12 +45,14 @@ def legal_record() -> Record:
 
 
 # -- variants ----------------------------------------------------------------------
-def test_variants_lists_nine(capsys: pytest.CaptureFixture[str]) -> None:
+def test_variants_lists_every_variant_with_family_and_sources(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, err = run(capsys, "variants")
     assert code == 0 and err == ""
     lines = out.splitlines()
-    assert len(lines) == 9
     assert [line.split("\t")[0] for line in lines] == variant_ids()
+    pysol = next(line for line in lines if line.startswith("florentine-pysol\t"))
+    assert "\tfamily: cross\t" in pysol and "sources: PySolFC 696 (rules as coded);" in pysol
+    assert "family: betsy-ross" in next(line for line in lines if line.startswith("betsy-ross\t"))
 
 
 # -- deal --------------------------------------------------------------------------

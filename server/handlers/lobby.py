@@ -12,6 +12,7 @@ import re
 from typing import Any
 
 from ..game import engine
+from ..game.variants import specs
 from ..play import play
 from ..player import Player, clean_name, token_hash
 from ..protocol import PROTOCOL_VERSION, ProtocolError
@@ -62,7 +63,8 @@ async def on_hello(player: Player, msg: dict[str, Any]) -> None:
     player.hello = True
     player.send({"t": "welcome", "proto": PROTOCOL_VERSION, "server_time": now_ms(),
                  "resumed": bool(token), "identified": player.identified,
-                 "server_id": player.service.competition.server_id})
+                 "server_id": player.service.competition.server_id,
+                 "variants": [spec.listing() for spec in specs()]})
     if token:
         await player.attach(code, n, token)
 

@@ -23,6 +23,7 @@ from websockets.asyncio.server import Server, ServerConnection, serve
 
 from server.protocol import encode
 from tests.client.samples import VIEWS
+from tests.client.serverdata import layout, welcome
 
 CODE = "ABC123"
 
@@ -93,7 +94,8 @@ class FakeServer:
         return {"t": "room", "code": CODE, "variant": self.view["variant"], "players_max": 2,
                 "private": True, "phase": phase, "players": players,
                 "starts_at": self.starts_at, "ends_at": self.starts_at + 900_000 if self.starts_at else None,
-                "total_cards": self.view["total_cards"], "server_time": now_ms()}
+                "total_cards": self.view["total_cards"], "server_time": now_ms(),
+                "layout": layout(self.view["variant"])}
 
     async def push(self, msg: dict[str, Any]) -> None:
         """Send a message to every connection (``board_changed`` and the like)."""
@@ -132,8 +134,8 @@ class FakeServer:
                         await ws.send(encode({"t": "error", "code": "bad_token",
                                               "message": "the resume token is unknown or expired"}))
                         continue
-                    await ws.send(encode({"t": "welcome", "proto": 1, "server_time": now_ms(),
-                                          "resumed": token is not None, "server_id": self.server_id}))
+                    await ws.send(encode(welcome(now_ms(), resumed=token is not None,
+                                                 server_id=self.server_id)))
                     if token is not None:
                         me = self.tokens[token]
                         await ws.send(encode({"t": "joined", "code": CODE, "player": me, "token": token}))

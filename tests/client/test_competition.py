@@ -8,6 +8,7 @@ from typing import Any
 from client.keys import UI
 from client.screen import render, text_lines
 from client.state import RaceState, RatingChange, apply, board_id, mode, reveal_check
+from tests.client.serverdata import welcome
 
 T0 = 1_800_000_000_000
 DEAL, SALT = "12345678901234567890", "ab" * 16
@@ -18,7 +19,7 @@ EVIL = "\x1b[2J\x1b]0;pwned\x07"
 
 def lobby(claimed: bool = False, name: str = "ann") -> RaceState:
     st = RaceState(server="ws://h:1", name=name, claimed=claimed)
-    apply(st, {"t": "welcome", "proto": 1, "server_time": T0}, T0)
+    apply(st, welcome(T0), T0)
     return st
 
 

@@ -19,8 +19,8 @@ from client.keys import (
     targets,
 )
 from client.state import BOARD_PAGE, RaceState
-from client.variants import VARIANTS
 from tests.client.samples import VIEWS
+from tests.client.serverdata import VARIANTS
 
 
 def view_with(legal: list[str], base: str = "four-seasons", **extra: Any) -> dict[str, Any]:
@@ -33,6 +33,8 @@ def view_with(legal: list[str], base: str = "four-seasons", **extra: Any) -> dic
 def keys(seq: list[str], *, mode: str = "race", view: dict[str, Any] | None = None,
          ui: UI | None = None, ctx: Context | None = None) -> tuple[UI, list[Command]]:
     ui = ui or UI()
+    ctx = ctx or Context()
+    ctx = ctx._replace(variants=ctx.variants or VARIANTS)  # what the server's welcome listed
     sent: list[Command] = []
     for k in seq:
         ui, commands = press(ui, k, mode=mode, view=view, ctx=ctx)

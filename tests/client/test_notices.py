@@ -5,13 +5,14 @@ from __future__ import annotations
 from client.keys import UI, press
 from client.state import RaceState, apply
 from tests.client.samples import VIEWS
+from tests.client.serverdata import welcome
 
 T0 = 1_000_000
 
 
 def state() -> RaceState:
     st = RaceState(server="ws://h:1", name="ann")
-    apply(st, {"t": "welcome", "proto": 1, "server_time": T0}, T0)
+    apply(st, welcome(T0), T0)
     return st
 
 

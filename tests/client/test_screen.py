@@ -8,9 +8,10 @@ from typing import Any
 import pytest
 
 from client.keys import UI
-from client.screen import Screen, card, clean, layout_of, render, text_lines
+from client.screen import Screen, card, clean, render, text_lines
 from client.state import RaceState, apply, mode
 from tests.client.samples import VIEWS
+from tests.client.serverdata import layout, welcome
 
 T0 = 1_000_000  # local clock in the tests (ms)
 GLYPHS = "\u2663\u2660\u2665\u2666\u00b7\u2588\u2591\u2500\u2026\u00d7"
@@ -21,12 +22,13 @@ def racing(view: dict[str, Any], *, names: tuple[str, ...] = ("ann", "bob"), off
     """A state in the middle of a race (started 61 s ago on the server's clock)."""
     st = RaceState(server="ws://test", name=names[0])
     server_now = T0 + offset
-    apply(st, {"t": "welcome", "proto": 1, "server_time": server_now}, T0)
+    apply(st, welcome(server_now), T0)
     apply(st, {"t": "joined", "code": "K7QX2M", "player": 1, "token": "x"}, T0)
     players = [{"player": i + 1, "name": n, "ready": True, "connected": True} for i, n in enumerate(names)]
     apply(st, {"t": "room", "code": "K7QX2M", "variant": view["variant"], "phase": "racing",
                "players": players, "starts_at": server_now - 61_000, "ends_at": server_now + 839_000,
-               "total_cards": view["total_cards"], "server_time": server_now}, T0)
+               "total_cards": view["total_cards"], "server_time": server_now,
+               "layout": layout(view["variant"])}, T0)
     apply(st, {"t": "view", "v": 3, "seq": None, "view": view}, T0)
     for n, fc in (progress or {}).items():
         apply(st, {"t": "progress", "player": n, "foundation_cards": fc, "total_cards": view["total_cards"],
@@ -82,14 +84,12 @@ def test_cross_layout_puts_foundations_in_the_corners() -> None:
 def test_every_cross_variant_uses_the_cross(variant: str) -> None:
     view = copy.deepcopy(VIEWS["four-seasons"])
     view["variant"] = variant
-    assert layout_of(view) == "cross"
     rows = lines(racing(view))
     assert in_order(line_with(rows, "[f1]"), "[f1]", "[1]", "[f2]")
 
 
 def test_simplicity_has_two_rows_of_six() -> None:
     view = VIEWS["simplicity"]
-    assert layout_of(view) == "simplicity"
     rows = lines(racing(view))
     found = line_with(rows, "[f1]", "[f2]", "[f3]", "[f4]")
     top = line_with(rows, "[1]", "[6]")
@@ -124,7 +124,6 @@ def test_corner_stones_columns_with_the_foundations_between() -> None:
     view = copy.deepcopy(VIEWS["corner-stones-play"])
     view["piles"]["f5"] = ["KD", "QD"]
     view["piles"]["f4"] = ["AC"]
-    assert layout_of(view) == "corner-stones"
     rows = lines(racing(view))
     left_keys, right_keys = "123456", "7890-="
     board = [line_with(rows, f"[{left_keys[r]}]", f"[{right_keys[r]}]") for r in range(6)]
@@ -158,7 +157,6 @@ def test_corner_stones_deal_phase_shows_the_next_pile() -> None:
 
 def test_betsy_ross_indicators_above_the_foundations() -> None:
     view = VIEWS["betsy-ross"]
-    assert layout_of(view) == "betsy-ross"
     rows = lines(racing(view))
     ind = line_with(rows, "i1", "i2", "i3", "i4")
     found = line_with(rows, "[f1]", "[f2]", "[f3]", "[f4]")
@@ -291,7 +289,7 @@ def test_reconnecting_banner() -> None:
 # -- other screens ---------------------------------------------------------------------------------
 def test_lobby_and_variant_list() -> None:
     st = RaceState(server="ws://host:1", name="ann")
-    apply(st, {"t": "welcome", "proto": 1, "server_time": T0}, T0)
+    apply(st, welcome(T0), T0)
     assert mode(st) == "lobby"
     text = "\n".join(lines(st))
     for item in ("Quick race", "Create a private room", "Join by code", "Variants and rules", "Quit"):

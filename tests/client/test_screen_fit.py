@@ -17,8 +17,8 @@ from client.keys import UI
 from client.screen import render, text_lines
 from client.state import RaceState, apply
 from client.text import width_of
-from client.variants import VARIANTS
 from tests.client.samples import VIEWS
+from tests.client.serverdata import VARIANTS
 from tests.client.test_competition import daily_results, in_daily_room, info, revealed
 from tests.client.test_competition import lobby as lobby_state
 from tests.client.test_screen import T0, racing

@@ -16,8 +16,8 @@ from client.screen import HELP, render, text_lines
 from client.solo import press, record_path, save_record
 from client.state import RaceState, apply, mode
 from client.text import width_of
-from client.variants import VARIANTS
 from tests.client.samples import VIEWS
+from tests.client.serverdata import VARIANTS
 from tests.client.test_screen import T0, racing
 
 SEEDS = Path(__file__).resolve().parents[2] / "seeds" / "rules"
@@ -26,6 +26,7 @@ SEEDS = Path(__file__).resolve().parents[2] / "seeds" / "rules"
 def keys(state: RaceState, seq: list[str], ui: UI | None = None,
          size: tuple[int, int | None] = (80, 24)) -> tuple[UI, list[Command]]:
     ui = ui or UI()
+    state.variants = state.variants or VARIANTS  # what the server's welcome listed
     sent: list[Command] = []
     for k in seq:
         ui, commands = press(ui, k, mode=mode(state), view=state.view, ctx=context_of(state), state=state,

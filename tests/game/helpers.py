@@ -21,10 +21,12 @@ from server.game.variants import Rules, get_rules, variant_ids
 ALL_VARIANTS: tuple[str, ...] = tuple(variant_ids())
 CROSS_VARIANTS: tuple[str, ...] = (
     "four-seasons", "four-seasons-1883", "vanishing-cross", "four-seasons-redeal",
-    "czarina", "corners", "simplicity",
+    "czarina", "corners", "simplicity", "four-seasons-pysol", "florentine-pysol",
 )
 # the cross variants whose tableau builds (Corners has single-card cells instead)
 BUILDING_VARIANTS: tuple[str, ...] = tuple(v for v in CROSS_VARIANTS if v != "corners")
+# ... and of those, the ones that keep the books' "no King on an Ace while Aces are the base"
+BOOK_WRAP_VARIANTS: tuple[str, ...] = tuple(v for v in BUILDING_VARIANTS if not v.endswith("-pysol"))
 
 PileSpec = str | Sequence[str] | Sequence[Card]
 

@@ -19,6 +19,7 @@ from server.game.moves import REDEAL
 from server.game.state import State
 from server.game.variants import get_rules
 from tests.game.helpers import (
+    BOOK_WRAP_VARIANTS,
     BUILDING_VARIANTS,
     CROSS_VARIANTS,
     build,
@@ -67,7 +68,7 @@ def test_2_11_1_wrap_with_base_5(variant: str) -> None:
 
 
 # -- 2.11.2 ------------------------------------------------------------------
-@pytest.mark.parametrize("variant", BUILDING_VARIANTS)
+@pytest.mark.parametrize("variant", BOOK_WRAP_VARIANTS)
 def test_2_11_2_base_ace_no_king_on_ace(variant: str) -> None:
     s = build(variant, quiet(variant, s="TH JH", t1="AD", t2="KC", t4="QH"), base="A")
     illegal(s, "t2-t1", "King", "Ace")  # K on A: not while the Aces are the base

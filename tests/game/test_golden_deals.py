@@ -24,7 +24,7 @@ from server.game.deals import (
     parse_deal_number,
     shuffled_array,
 )
-from server.game.variants import get_rules
+from server.game.variants import get_rules, variant_ids
 from tests.game.helpers import stock_next_first, texts, words
 
 GOLDEN = Path(__file__).resolve().parents[2] / "seeds" / "deals" / "deal_v1.tsv"
@@ -58,7 +58,7 @@ def _deal_arg(text: str) -> int | str:
 def test_golden_file_covers_every_variant_and_the_required_numbers() -> None:
     variants = {v for v, _ in LAYOUTS}
     assert variants == set(get_rules(v).spec.id for v in variants)
-    assert len(variants) == 9
+    assert len(variants) == len(variant_ids())
     for v in variants:
         deals = {d for vv, d in LAYOUTS if vv == v}
         assert {"1", "24", "31999", "32000", "123456789"} <= deals, v
@@ -185,6 +185,31 @@ def test_section_7_cross_table(variant: str, deal: int) -> None:
     assert texts(s, "w") == []  # the seed variants turn no card at the deal
     assert stock_next_first(s)[:2] == [waste, nxt]
     assert len(s.stock) == 46
+
+
+PYSOL_CROSS_VARIANTS = ("four-seasons-pysol", "florentine-pysol")
+
+
+@pytest.mark.parametrize("variant", PYSOL_CROSS_VARIANTS)
+@pytest.mark.parametrize("deal", sorted(CROSS_TABLE))
+def test_section_7_cross_table_pysol_turns_the_waste_card(variant: str, deal: int) -> None:
+    base, cross, waste, nxt = CROSS_TABLE[deal]
+    s = engine.new_game(variant, deal)
+    assert texts(s, FOUNDATION_OF_SUIT[base[1]]) == [base]
+    assert [texts(s, f"t{k}") for k in range(1, 6)] == [[c] for c in cross.split()]
+    assert texts(s, "w") == [waste]  # PySolFC's turned card, as in games 484 and 696
+    assert stock_next_first(s)[0] == nxt and len(s.stock) == 45
+
+
+@pytest.mark.parametrize("variant", PYSOL_CROSS_VARIANTS)
+@pytest.mark.parametrize("deal", ["1", "24", "32000", "123456789", "ms100000", *EXTRA_NUMBERS[:8]])
+def test_pysol_cross_layouts_follow_the_pysol_cards_shuffle(variant: str, deal: str) -> None:
+    # no shuffle hook in 484/696: base, the cross, the turned card, then the stock in talon order
+    order = pysol_cards_order(deal, 1)
+    s = engine.new_game(variant, _deal_arg(deal))
+    assert texts(s, FOUNDATION_OF_SUIT[order[0][1]]) == order[:1]
+    assert [c for k in range(1, 6) for c in texts(s, f"t{k}")] == order[1:6]
+    assert texts(s, "w") == order[6:7] and stock_next_first(s) == order[7:]
 
 
 def test_section_7_four_seasons_1883_deal_1_by_dicks_procedure() -> None:

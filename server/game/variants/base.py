@@ -13,6 +13,7 @@ from typing import Any, ClassVar
 from ..cards import CARD_TEXT, Card
 from ..moves import DRAW, REDEAL, Move
 from ..state import FIRST_FOUNDATION, STOCK, WASTE, State
+from . import layouts
 
 
 @dataclass(frozen=True)
@@ -34,7 +35,18 @@ class VariantSpec:
     runs: bool = False  # descending runs move as a unit (1883)
     draw_needs_full_cross: bool = False  # no draw while a space is open and the waste is not empty
     deal_style: str = "cross"  # cross | cross-1883
+    deal_waste: bool = False  # one card turned onto the waste at the deal (PySolFC's games)
     sources: tuple[str, ...] = field(default=())
+    # A paragraph for players (the lobby shows it; the server sends it in ``welcome``).
+    blurb: str = ""
+    # An own screen layout (rows of cells, a cell's piles joined by spaces); empty:
+    # the family's. Lets a new variant of a family place its piles as data alone.
+    grid: tuple[tuple[str, ...], ...] = ()
+    fans: tuple[tuple[str, str], ...] = ()  # (pile, fan) where a pile fans otherwise
+
+    def listing(self) -> dict[str, Any]:
+        """What the ``welcome`` message says of this variant."""
+        return {"id": self.id, "name": self.name, "family": self.family, "blurb": self.blurb or self.summary}
 
     @property
     def total_cards(self) -> int:
@@ -73,6 +85,7 @@ class Rules:
         self.tableau_range = range(self.t0, self.i0)
         # steps[a][b]: the one-card move from pile a to pile b
         self.steps = [[Move("move", src, dst) for dst in self.names] for src in self.names]
+        self._layout: dict[str, Any] | None = None
 
     # -- to be provided by each family -------------------------------------
     def initial(self, deal: int | str) -> State:
@@ -155,6 +168,29 @@ class Rules:
         piles = state.piles
         return (piles[: self.t0], tuple(sorted(piles[self.t0 : self.i0])), piles[self.i0 :],
                 state.vacancy >= 0, state.redeals)
+
+    def layout(self) -> dict[str, Any]:
+        """Where the piles sit on a screen (see :mod:`.layouts`); made once."""
+        if self._layout is None:
+            spec = self.spec
+            if spec.grid:
+                self._layout = layouts.build(spec.grid, fans=dict(spec.fans),
+                                             foundations=self.foundation_hints())
+            else:
+                self._layout = self.family_layout()
+        return self._layout
+
+    def family_layout(self) -> dict[str, Any]:
+        """The family's layout: indicators, then foundations, then tableau rows of six."""
+        names = self.names[2:]
+        grid = (layouts.rows_grid(tuple(n for n in names if n[0] == "i"), 4)
+                + layouts.rows_grid(tuple(n for n in names if n[0] == "f"), 4)
+                + layouts.rows_grid(tuple(n for n in names if n[0] == "t"), 6))
+        return layouts.build(grid, fans=dict(self.spec.fans), foundations=self.foundation_hints())
+
+    def foundation_hints(self) -> dict[str, dict[str, Any]]:
+        """What each foundation takes next, for the layout (none: the client says nothing)."""
+        return {}
 
     def extra_view(self, state: State) -> dict[str, Any]:
         """Variant-specific facts for the player's view (e.g. a deal phase)."""

@@ -8,10 +8,13 @@ stepped foundations.
 
 from __future__ import annotations
 
+from typing import Any
+
 from ..cards import card_text, rank, step
 from ..deals import shuffled_array
 from ..moves import Move
 from ..state import STOCK, WASTE, Pile, State
+from . import layouts
 from .base import Rules
 
 FOUNDATION_SIZE = 12
@@ -37,6 +40,15 @@ def select_top_rows(cards: list[int]) -> list[int]:
 
 class BetsyRossRules(Rules):
     family = "betsy-ross"
+
+    def family_layout(self) -> dict[str, Any]:
+        grid = (("i1", "i2", "i3", "i4"), ("f1", "f2", "f3", "f4"))
+        hints = self.foundation_hints()
+        hints.update({f"i{k}": {"note": f"+{k}"} for k in range(1, 5)})  # the step under each
+        return layouts.build(grid, foundations=hints, gap=False)
+
+    def foundation_hints(self) -> dict[str, dict[str, Any]]:
+        return layouts.stepped_foundations(4, ("2", "4", "6", "8"), FOUNDATION_SIZE)
 
     def initial(self, deal: int | str) -> State:
         order = select_top_rows(shuffled_array(deal, 1))[::-1]

@@ -16,6 +16,7 @@ from ..cards import SUIT_NAMES, card_text
 from ..deals import deal_order
 from ..moves import DEAL_ALL, DEAL_ONE, DEAL_ROUND, Move
 from ..state import STOCK, Pile, State
+from . import layouts
 from .base import Rules, VariantSpec
 
 ROUND = 12
@@ -36,6 +37,12 @@ class CornerStonesRules(Rules):
         self.adjacent = {t0 + k: f0 + k - 1 for k in range(1, 5)}
         self.adjacent.update({t0 + 6 + k: f0 + 4 + k - 1 for k in range(1, 5)})
         self.deal_piles = tuple(t0 + k for k in DEAL_ORDER)
+
+    def family_layout(self) -> dict[str, Any]:
+        # two columns, tops facing the Ace and King foundations of each row between them
+        grid = tuple((f"t{r}", f"f{r - 1} f{r + 3}" if 2 <= r <= 5 else "", f"t{r + 6}")
+                     for r in range(1, 7))
+        return layouts.build(grid, fans={f"t{k}": "left" for k in range(7, 13)}, gap=False)
 
     def initial(self, deal: int | str) -> State:
         piles: list[Pile] = [()] * len(self.names)

@@ -9,15 +9,33 @@ Parameters cover most differences; the rest are small named methods:
 
 from __future__ import annotations
 
+from typing import Any
+
 from ..cards import SUIT_NAMES, card_text, rank, rank_name, suit
 from ..deals import deal_order
 from ..moves import DRAW, Move
 from ..state import STOCK, WASTE, Pile, State
+from . import layouts
 from .base import Rules
 
 
 class CrossRules(Rules):
     family = "cross"
+
+    # -- the screen --------------------------------------------------------
+    def family_layout(self) -> dict[str, Any]:
+        spec = self.spec
+        hints = self.foundation_hints()
+        if spec.tableau == 5:
+            roles = {f"t{k}": "cell" for k in range(1, 6)} if spec.build == "cells" else {}
+            return layouts.build(layouts.CROSS_GRID, roles=roles, foundations=hints)
+        # Simplicity: the corners in a row above two rows of columns
+        tableau = tuple(f"t{k}" for k in range(1, spec.tableau + 1))
+        grid = (("f1", "f2", "f3", "f4"), *layouts.rows_grid(tableau, 6))
+        return layouts.build(grid, fans=dict.fromkeys(tableau, "down"), foundations=hints)
+
+    def foundation_hints(self) -> dict[str, dict[str, Any]]:
+        return layouts.suit_foundations(4, None)
 
     # -- the deal ----------------------------------------------------------
     def initial(self, deal: int | str) -> State:
@@ -31,6 +49,10 @@ class CrossRules(Rules):
             for k in range(self.spec.tableau):
                 piles[self.t0 + k] = (order[1 + k],)
             rest = order[1 + self.spec.tableau:]
+        if self.spec.deal_waste and rest:
+            # PySolFC turns the next card face up at the deal: its game numbers then match ours
+            piles[WASTE] = (rest[0],)
+            rest = rest[1:]
         piles[STOCK] = tuple(reversed(rest))  # the stock's last card is drawn next
         return State(self.spec.id, tuple(piles), base=rank(base_card))
 

@@ -1,0 +1,112 @@
+"""A new variant is a change of data: one registry entry, and the real server and the
+real client race it, the client drawing a layout it has never seen.
+
+The variant below exists in this test process only (registered for the test, taken
+out after). Nothing else is changed: no client table, no protocol edit, no store edit.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from client.config import TokenStore
+from client.connection import ClientSession
+from client.keys import UI
+from client.screen import render, text_lines
+from client.state import RaceState, mode
+from server.game.variants import VariantSpec, register, unregister
+from tests.server.conftest import ServerFactory, ws_url
+
+PINWHEEL = VariantSpec(
+    "test-pinwheel", "Pinwheel (a test's own)", "cross",
+    tableau=7, passes=2,
+    summary="seven piles between the corners, one redeal",
+    blurb="A variant only this test knows: seven piles, the last one facing left.",
+    # a shape no shipped variant has: a blank middle on top, two rows of three, one left-facing pile
+    grid=(("f1", "", "f2"), ("t1", "t2", "t3"), ("t4", "t5", "t6"), ("f3", "t7", "f4")),
+    fans=(("t7", "left"),),
+    sources=("this test",),
+)
+
+
+@pytest.fixture
+def pinwheel() -> Iterator[str]:
+    register(PINWHEEL)
+    try:
+        yield PINWHEEL.id
+    finally:
+        unregister(PINWHEEL.id)
+
+
+def screen(state: RaceState, ui: UI | None = None) -> list[str]:
+    return text_lines(render(state, ui or UI(), now_ms=int(time.time() * 1000), width=90, height=30))
+
+
+def row_with(rows: list[str], *needles: str) -> int:
+    return next(i for i, r in enumerate(rows) if all(n in r for n in needles))
+
+
+async def test_a_variant_registered_here_only_is_raced_and_drawn_end_to_end(
+        pinwheel: str, make_server: ServerFactory, tmp_path: Path) -> None:
+    url = ws_url(await make_server())
+    ann = ClientSession(url, "ann", tokens=TokenStore(tmp_path / "ann"), backoff_initial=0.05)
+    bob = ClientSession(url, "bob", tokens=TokenStore(tmp_path / "bob"), backoff_initial=0.05)
+    await ann.connect()
+    await bob.connect()
+    try:
+        await ann.wait_for(lambda st: bool(st.variants), 5)
+        # the lobby lists it by the server's word, name and paragraph
+        picker = "\n".join(screen(ann.state, UI(menu="pick", purpose="quick",
+                                              cursor=[v.id for v in ann.state.variants].index(pinwheel))))
+        assert "Pinwheel (a test's own)" in picker and "seven piles, the last one facing left" in picker
+
+        await ann.create(pinwheel, 2, True)
+        await ann.wait_for(lambda st: st.room is not None and st.code is not None, 5)
+        await bob.join(ann.state.code or "")
+        await bob.wait_for(lambda st: st.room is not None, 5)
+        await ann.ready()
+        await bob.ready()
+        await ann.wait_for(lambda st: st.view is not None, 10)
+        await bob.wait_for(lambda st: st.view is not None, 10)
+        view = ann.state.view or {}
+        assert view["variant"] == pinwheel and len([p for p in view["piles"] if p[0] == "t"]) == 7
+
+        rows = screen(ann.state)
+        assert "Pinwheel (a test's own)" in rows[0]
+        top, middle = row_with(rows, "[f1]", "[f2]"), row_with(rows, "[1]", "[2]", "[3]")
+        lower, bottom = row_with(rows, "[4]", "[5]", "[6]"), row_with(rows, "[f3]", "[7]", "[f4]")
+        assert top < middle < lower < bottom
+        assert "[1]" not in rows[top]  # the top row's middle cell is blank
+        t7 = view["piles"]["t7"][-1]
+        last = rows[bottom]
+        # t7 fans left: its label after its cards, between the two lower corners
+        assert last.index("[f3]") < last.index("[7]") < last.index("[f4]")
+        assert last.index(t7[0]) < last.index("[7]") < last.index("[f4]") - 1  # a space between
+
+        # race it: moves from the server's legal list, then a redeal the spec allows
+        for _ in range(60):
+            legal = (ann.state.view or {}).get("legal_moves") or []
+            move = next((m for m in legal if "-f" in m), "draw" if "draw" in legal else None)
+            if move is None:
+                break
+            v = ann.state.v
+            await ann.move(move)
+            await ann.wait_for(lambda st, v=v: st.v > v or st.last_error != "", 5)
+        assert ann.state.v > 0 and ann.state.last_error == ""
+        await bob.wait_for(lambda st: ann.state.me in st.progress, 5)
+        if "redeal" in ((ann.state.view or {}).get("legal_moves") or []):
+            await ann.move("redeal")
+            await ann.wait_for(lambda st: (st.view or {}).get("passes_left") == 0, 5)
+
+        await bob.resign()
+        await ann.resign()
+        await ann.wait_for(lambda st: st.results is not None, 10)
+        assert (ann.state.results or {})["variant"] == pinwheel and mode(ann.state) == "results"
+        assert "Results" in "\n".join(screen(ann.state))
+    finally:
+        await ann.close(keep_seat=False)
+        await bob.close(keep_seat=False)
