@@ -299,6 +299,10 @@ class RaceApp:
             pass  # solo play, undo, hints and saving records: client/solo.py
         elif name == "move":
             await s.move(arg)
+        elif name == "home":
+            from .home import send_safe_home
+
+            await send_safe_home(s)
         elif name == "resign":
             await s.resign()
         elif name == "quick":

@@ -455,6 +455,10 @@ def _race_key(ui: UI, key: str, view: dict[str, Any]) -> tuple[UI, list[Command]
         return clear, [Command("move", draw_action(view))]
     if key == "R":
         return clear, [Command("move", "redeal")]
+    if key == "a":  # send every safe card home (client/home.py)
+        if not view.get("safe_moves"):
+            return replace(clear, note="no card is safe to send home yet"), []
+        return clear, [Command("home")]
     if key == "n":
         return clear, [Command("move", "deal:round")]
     if key == "N":

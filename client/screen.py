@@ -254,8 +254,9 @@ def _race(state: RaceState, ui: UI, out: Out, ascii_only: bool) -> None:
     draw = "deal" if "phase" in view else "draw"
     redeal = "R redeal" if (redeals_left(view) or 0) > 0 else ""
     solo = ("u undo", "h hint") if (state.room or {}).get("solo") else ("", "")
-    out.text(keys_line(f"space {draw}", redeal, *solo, "pile key then target", ": type a move", "X resign",
-                       "? help and rules", "q quit"), "class:dim")
+    home = "a safe cards home" if view.get("safe_moves") else ""
+    out.text(keys_line(f"space {draw}", redeal, home, *solo, "pile key then target", ": type a move",
+                       "X resign", "? help and rules", "q quit"), "class:dim")
 
 
 def _results(state: RaceState, out: Out) -> None:
@@ -355,6 +356,7 @@ HELP: Final = (
     "  space  draw (or deal one card)       R      redeal (turns the waste over)",
     "  n / N  deal a round / everything     X      resign (asks first)",
     "  q      quit (your seat is kept)      ?      this help, the rules card",
+    "  a      send every safe card home: cards no other move could ever need, one move each",
     "",
     "  A pile's top card (the one that moves) is underlined; foundations show the card they "
     "take next.",

@@ -73,6 +73,7 @@ class RaceState:
     notice_error: bool = False
     notice_where: tuple[str, str | None] | None = None  # the screen (mode, room) the notice came on
     last_error: str = ""  # code of the last error message
+    errors_seen: int = 0  # error messages so far (a macro waiting for an answer counts them)
     claimed: bool = False  # this connection plays a claimed name (it sent the name's key)
     daily_info: dict[str, dict[str, Any]] = field(default_factory=dict)  # by variant
     seen_commitments: dict[str, str] = field(default_factory=dict)  # "DATE|VARIANT" -> first seen
@@ -208,6 +209,7 @@ def _apply(state: RaceState, msg: dict[str, Any], local_ms: int) -> None:
     elif kind == "error":
         code = str(msg.get("code", ""))
         state.last_error = code
+        state.errors_seen += 1
         if code not in QUIET_ERRORS:
             state.tell(str(msg.get("message") or code), error=True)
 

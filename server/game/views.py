@@ -12,6 +12,7 @@ from typing import Any
 from .cards import CARD_TEXT, rank_name
 from .engine import IN_PROGRESS, rules_of, status
 from .moves import Move
+from .safe import safe_foundation_moves
 from .state import STOCK, WASTE, State
 
 # Pile texts by pile: a move changes one or two piles, so nearly every pile of a
@@ -38,6 +39,7 @@ def view(state: State, known_status: str | None = None,
     spec = rules.spec
     piles = dict(zip(rules.names[WASTE:], map(_pile_texts, state.piles[WASTE:]), strict=True))
     st = known_status or status(state)
+    legal = [] if st != IN_PROGRESS else (rules.legal_moves(state) if known_moves is None else known_moves)
     out: dict[str, Any] = {
         "variant": spec.id,
         "piles": piles,
@@ -47,8 +49,9 @@ def view(state: State, known_status: str | None = None,
         "foundation_cards": rules.foundation_cards(state),
         "total_cards": spec.total_cards,
         "status": st,
-        "legal_moves": [] if st != IN_PROGRESS else [
-            str(m) for m in (rules.legal_moves(state) if known_moves is None else known_moves)],
+        "legal_moves": [str(m) for m in legal],
+        # foundation moves of cards no other move could ever need (server/game/safe.py)
+        "safe_moves": [str(m) for m in safe_foundation_moves(rules, state, legal)],
         "must_fill": rules.names[state.vacancy] if state.vacancy >= 0 else None,
         "base_rank": rank_name(state.base) if state.base else None,
     }

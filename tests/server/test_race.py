@@ -135,8 +135,9 @@ async def test_race_of_five_players(url: str) -> None:
 
 
 # -- the leak scan -----------------------------------------------------------------------------
-VIEW_KEYS = {"variant", "piles", "stock_count", "waste_count", "passes_left", "foundation_cards",
-             "total_cards", "status", "legal_moves", "must_fill", "base_rank", "phase", "next_deal_pile"}
+VIEW_KEYS = {"variant", "piles", "safe_moves", "stock_count", "waste_count", "passes_left",
+             "foundation_cards", "total_cards", "status", "legal_moves", "must_fill", "base_rank",
+             "phase", "next_deal_pile"}
 PROGRESS_KEYS = {"t", "player", "status", "foundation_cards", "total_cards", "moves", "connected"}
 
 

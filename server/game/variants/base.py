@@ -107,6 +107,12 @@ class Rules:
     def is_won(self, state: State) -> bool:
         return self.foundation_cards(state) == self.spec.total_cards
 
+    def may_build_on(self, card: Card, target: Card, base: int) -> bool:
+        """Whether ``card`` could ever be placed on ``target`` in the tableau (the
+        family's building rule, whatever the piles hold now). Families without
+        tableau building keep this default."""
+        return False
+
     def can_draw_or_redeal(self, state: State) -> bool:
         """Whether the stock can still bring a new card into play."""
         return bool(state.piles[STOCK]) or self.redeal_allowed(state)

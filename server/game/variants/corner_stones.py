@@ -92,6 +92,10 @@ class CornerStonesRules(Rules):
     def _neighbours(c: int, t: int) -> bool:
         return (c - t) % 13 in (1, 12)  # one up or one down, King and Ace touch
 
+    def may_build_on(self, card: int, target: int, base: int) -> bool:
+        # after the deal: one up or down in any suit, round the corner
+        return self._neighbours(card, target)
+
     def _side_ok(self, piles: tuple[Pile, ...], a: int, b: int) -> bool:
         """During the deal a side pile feeds only its adjacent foundation,
         except for a base card, which may start any foundation it may start."""

@@ -86,6 +86,10 @@ class CrossRules(Rules):
             return False  # a King goes on an Ace only when the Aces are not the base
         return self.spec.build != "down-alt" or (c >= 26) != (t >= 26)
 
+    def may_build_on(self, card: int, target: int, base: int) -> bool:
+        # Corners' tableau piles are cells: nothing is ever built on them
+        return self.spec.build != "cells" and self._builds_on(card, target, base)
+
     def _run_length(self, pile: Pile, base: int) -> int:
         n = 1
         while n < len(pile) and self._builds_on(pile[-n], pile[-n - 1], base):
