@@ -109,10 +109,17 @@ async def load(player: Player, room: RoomRow, n: int) -> Ghost:
 async def run(player: Player, code: str, ghost: Ghost, starts_at: int, ends_at: int) -> None:
     """Send the ghost's progress at its times until the race ends for its racer."""
     total = ghost.total
-    start = engine.foundation_cards(engine.new_game(ghost.variant, ghost.deal))
-    player.outbox.send_progress(GHOST_PLAYER, encode(progress_message(
-        GHOST_PLAYER, engine.IN_PROGRESS, start, total, 0)))
-    for i, (ms, fc, status) in enumerate(ghost.marks, start=1):
+    # where the ghost is now: the start, or (on a resume) the last entry its clock has passed
+    now = now_ms()
+    done = sum(1 for ms, _, _ in ghost.marks if starts_at + ms <= now)
+    if done:
+        _, fc, status = ghost.marks[done - 1]
+    else:
+        fc = engine.foundation_cards(engine.new_game(ghost.variant, ghost.deal))
+        status = engine.IN_PROGRESS
+    player.outbox.send_progress(GHOST_PLAYER, encode(progress_message(GHOST_PLAYER, status, fc, total,
+                                                                      done)))
+    for i, (ms, fc, status) in enumerate(ghost.marks[done:], start=done + 1):
         at = starts_at + ms
         if at >= ends_at:
             return
