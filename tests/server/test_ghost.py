@@ -13,6 +13,7 @@ import redis.asyncio as aioredis
 from server.bot import Bot
 from server.game import engine
 from tests.server.conftest import (
+    ServerFactory,
     close_all,
     fetch_record,
     is_card,
@@ -22,6 +23,7 @@ from tests.server.conftest import (
     seat,
     start_race,
     states_of,
+    ws_url,
 )
 from tests.server.test_race import PROGRESS_KEYS, VIEW_KEYS, face_up
 from tests.server.test_spectating import walk
@@ -157,3 +159,25 @@ async def test_ghosts_only_when_they_spoil_nothing(url: str, rdb: aioredis.Redis
         assert not [m for m in outsider.inbox if m["t"] == "joined"]
     finally:
         await close_all([*bots, outsider, *running])
+
+
+async def test_ghost_and_replay_codes_cost_the_same_wait_as_join(make_server: ServerFactory) -> None:
+    """``ghost`` and ``replay`` take a code too: guessing through them is no cheaper."""
+    url = ws_url(await make_server(join_penalty_ms=300))
+    bots, code = await finished_race(url, private=False, paced=0)
+    spy = Bot(url, "spy")
+    await spy.connect()
+    try:
+        for first, then in (("ghost", "replay"), ("replay", "ghost")):
+            await spy.send({"t": first, "code": "ZZZZZZ"})
+            assert (await spy.expect("error"))["code"] == "no_room"
+            await spy.send({"t": then, "code": code})
+            waiting = await spy.expect("error")
+            assert waiting["code"] == "join_wait" and waiting["retry_ms"] > 0
+            await spy.send({"t": "join", "code": code})
+            assert (await spy.expect("error"))["code"] == "join_wait"
+            await asyncio.sleep(waiting["retry_ms"] / 1000 + 0.05)
+        await spy.send({"t": "replay", "code": code, "player": 1})
+        await spy.expect("replay", code=code)
+    finally:
+        await close_all([*bots, spy])
