@@ -227,7 +227,7 @@ class RaceApp:
     def refresh(self) -> bool:
         """Recompute the screen model; ask for a redraw only if it changed."""
         from .keys import settle
-        from .screen import render
+        from .spectate import render  # the spectate and replay screens, else client/screen.py
         from .state import mode
 
         current = mode(self.session.state)
@@ -257,7 +257,7 @@ class RaceApp:
     # -- input ------------------------------------------------------------------------
     def on_key(self, key: str) -> None:
         from .keys import context_of
-        from .solo import press
+        from .spectate import press  # in front of client/solo.py's, itself in front of client/keys.py's
         from .state import mode
 
         state = self.session.state
@@ -294,8 +294,11 @@ class RaceApp:
                 self.app.exit(result=0)
             return
         from .solo import run as run_solo
+        from .spectate import run as run_spectate
 
-        if await run_solo(s, command, self.records_dir):
+        if await run_spectate(s, command):
+            pass  # watching, ghosts and replays: client/spectate.py
+        elif await run_solo(s, command, self.records_dir):
             pass  # solo play, undo, hints and saving records: client/solo.py
         elif name == "move":
             await s.move(arg)

@@ -58,6 +58,8 @@ LOBBY_ITEMS: Final = (
     ("6", "Boards", "today's results, ratings, daily wins"),
     ("7", "Claim your name", "keep it yours: ranked dailies and ratings"),
     ("8", "Play alone", "any variant, any deal number; undo and hints"),  # client/solo.py
+    ("w", "Watch a race", "a room's code: every player's counts, live"),  # client/spectate.py
+    ("g", "Race a ghost", "a finished race's code: race its recorded run"),
     ("q", "Quit", ""),
 )
 BOARD_ITEMS: Final = (

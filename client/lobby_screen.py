@@ -36,7 +36,9 @@ def notices(state: RaceState, ui: UI, out: Out) -> None:
     if ui.text is not None:
         prompt = {"move": "move: ", "code": "room code: ", "players": "players (2-8, Enter for 2): ",
                   "name": "name to claim (Enter claims it): ",
-                  "deal": "deal number (PySolFC's; Enter for a random one): "}
+                  "deal": "deal number (PySolFC's; Enter for a random one): ",
+                  "watch": "room code to watch: ",
+                  "ghost": "room code of a finished race (then a player's number, else its winner): "}
         out.add(("class:prompt", " " + prompt.get(ui.text_purpose, "> ")), ("", clean(ui.text)),
                 ("class:cursor", " "))
 

@@ -304,8 +304,8 @@ def _results(state: RaceState, out: Out) -> None:
     rematch_offer(state, out)
     solo = bool((state.room or {}).get("solo"))
     rematch = () if solo else ("m rematch", "n no rematch")
-    out.text(keys_line(*rematch, "b ratings", "s save the record", "l back to the lobby", "q quit"),
-             "class:dim")
+    out.text(keys_line(*rematch, "b ratings", "s save the record", "v replay", "g race the winner's ghost",
+                       "l back to the lobby", "q quit"), "class:dim")
 
 
 def _daily_results(state: RaceState, res: dict[str, Any], out: Out) -> None:
@@ -364,6 +364,15 @@ HELP: Final = (
     "rematch, n declines, s saves your game's record to a file (patience-server verify checks it).",
     "  Play alone (8 in the lobby): any variant on a deal number of your choice (PySolFC's) or a "
     "random one; u undoes a move, h asks for a hint. Never ranked.",
+    "  Watch a race (w in the lobby): type its room code; every player's counts, status and "
+    "connection and the clock, never a card; l stops watching.",
+    "  Race a ghost (g in the lobby, or g on a results screen): a finished race's recorded run of "
+    "the same deal, its progress at the times it was played. Type the room code, then a player's "
+    "number if not its winner. A daily's ghosts come once the day is over; a private room's, to "
+    "its own players.",
+    "  Replay (v on a results screen): every player's game move by move. Left/right step, b/e "
+    "the deal/the end, 1-8 or Tab another player, c the player to compare with, d jumps to "
+    "where the two paths diverged, Esc back to the results.",
     "  Lobby: 5 today's challenge (a claimed name's first attempt of the day is ranked), "
     "6 boards (n / p page), 7 claim your name (its key is kept on this computer). After a "
     "daily: c copies the share line, b its board.",

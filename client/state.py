@@ -82,6 +82,10 @@ class RaceState:
     rating_changes: list[RatingChange] = field(default_factory=list)  # of the current results
     rematch_offer: dict[str, Any] | None = None  # who accepts a rematch of the current results
     variants: tuple[Variant, ...] = ()  # the variants the server offers, from its welcome
+    watching: str | None = None  # the room watched without a seat (client/spectate.py)
+    ghost: dict[str, Any] | None = None  # the ghost raced in this room (its ``ghost`` message)
+    records: dict[int, list[str]] = field(default_factory=dict)  # finished games' moves, by player
+    replaying: dict[str, Any] | None = None  # the replay on screen: its last ``replay`` message
 
     def tell(self, text: str, error: bool = False) -> None:
         """A notice for the screen the player is on now."""
@@ -101,6 +105,7 @@ class RaceState:
         self.code = None
         self.me = None
         self.room = None
+        self.watching = None
         self._reset_race()
 
     def _reset_race(self) -> None:
@@ -111,6 +116,9 @@ class RaceState:
         self.record = None
         self.rating_changes = []
         self.rematch_offer = None
+        self.ghost = None
+        self.records = {}
+        self.replaying = None
 
 
 def _int(value: Any) -> int | None:
@@ -142,6 +150,7 @@ def _apply(state: RaceState, msg: dict[str, Any], local_ms: int) -> None:
                 if state.notice_error:  # complaints about the old room are moot
                     state.tell("")
             state.code = code
+            state.watching = None  # a seat now, not a spectator's place
         state.me = _int(msg.get("player"))
     elif kind == "room":
         if isinstance(msg.get("code"), str) and state.code not in (None, msg["code"]):
@@ -179,6 +188,22 @@ def _apply(state: RaceState, msg: dict[str, Any], local_ms: int) -> None:
         record = msg.get("record")
         if isinstance(record, dict):
             state.record = record
+            moves, n = record.get("moves"), _int(msg.get("player"))
+            if n is not None and isinstance(moves, list):
+                state.records[n] = [m for m in moves if isinstance(m, str)]
+    elif kind == "watching":
+        code = msg.get("code")
+        if isinstance(code, str):
+            state.leave_room()
+            state.code, state.watching = code, code
+    elif kind == "ghost":
+        if msg.get("code") == state.code:
+            state.ghost = dict(msg)
+    elif kind == "replay":
+        on_screen = state.replaying
+        if msg.get("code") == state.code and on_screen is not None and isinstance(msg.get("view"), dict):
+            # the player compared with is the client's own choice: it stays
+            state.replaying = {**msg, "with": on_screen.get("with")}
     elif kind == "rematch_offer":
         if msg.get("code") == state.code:
             state.rematch_offer = dict(msg)
@@ -321,4 +346,9 @@ def players_of(state: RaceState) -> list[dict[str, Any]]:
         item["player"] = player_number(entry, i)
         item.setdefault("name", f"player {item['player']}")
         out.append(item)
+    ghost = state.ghost
+    if ghost is not None and _int(ghost.get("player")) is not None and out:
+        # the ghost of a ghost race: a row like an opponent's, named as a ghost
+        out.append({"player": ghost["player"], "name": f"ghost: {ghost.get('name', '?')}",
+                    "connected": True})
     return out

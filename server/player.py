@@ -73,6 +73,7 @@ class Player:
         self.last_seq = -1
         self.last_answer: list[bytes] = []
         self.start_task: asyncio.Task[None] | None = None
+        self.ghost: asyncio.Task[None] | None = None  # a ghost race's ghost (server/ghost.py)
         self._tasks: set[asyncio.Task[None]] = set()  # work started by room events
         self.spectating: Spectator | None = None  # the room watched without a seat
         self.progress = ProgressThrottle(service.store.publish_progress)
@@ -158,6 +159,9 @@ class Player:
         if self.start_task is not None:
             self.start_task.cancel()
             self.start_task = None
+        if self.ghost is not None:  # a ghost lives as long as its race's room membership
+            self.ghost.cancel()
+            self.ghost = None
         if self.code is not None:
             await self.service.detach(self)
         self.progress.flush()  # a player leaving still shows its last count

@@ -62,12 +62,14 @@ ERROR_CODES: Final[dict[str, str]] = {
     "no_results": "records are available only once the race has results",
     "solo_only": "undo and hints are for solo games only, never a race or the daily",
     "daily_deal": "that deal number is one of today's daily deals: it is revealed when the day ends",
+    "ghost_private": "a private race's ghosts are for its own players",
     "hint_busy": "a hint is already being worked out for this player",
     "rate_limited": "too many messages: slow down (persisting gets the connection closed)",
     "over_limit": "this connection or its address has opened as many rooms or claimed as many "
                   "names as it may for now: try again after retry_ms",
-    "join_wait": "codes that name no room were tried from this address: the next join or "
-                 "watch is looked at after retry_ms (the wait doubles with each unknown code)",
+    "join_wait": "codes that name no room were tried from this address: the next join, watch, "
+                 "ghost or replay of a code is looked at after retry_ms (the wait doubles with each "
+                 "unknown code)",
     "store_unavailable": "the game store is unreachable: nothing was changed, try again",
     "internal": "unexpected server error: nothing was changed",
 }
@@ -120,6 +122,9 @@ CLIENT_MESSAGES: Final[dict[str, dict[str, Field]]] = {
     "solo": {"variant": Field(str, max_len=64), "deal": Field(str, False, max_len=32)},
     "undo": {"seq": _SEQ, "v": Field(int, low=0, high=2**31)},
     "hint": {},
+    "replay": {"player": Field(int, False, 1, MAX_PLAYERS), "index": Field(int, False, 0, 2**31),
+               "code": Field(str, False, max_len=16)},
+    "ghost": {"code": Field(str, max_len=16), "player": Field(int, False, 1, MAX_PLAYERS)},
 }
 
 # Server -> client messages: type -> the fields it carries (documentation and tests).
@@ -146,6 +151,10 @@ SERVER_MESSAGES: Final[dict[str, str]] = {
     "daily_info": "variant, date, day, commitment, ends_at, yesterday{date, day, deal, salt, par}",
     "board": "kind, variant, date, offset, total, entries[{rank, name, ...}]",
     "board_changed": "board (daily:DATE:VARIANT, rating or wins:VARIANT): it changed; ask again",
+    "replay": "code, player, index, total (entries in the record), move and ms (the entry that led "
+              "here, null at 0), view{...}: that player's view after index entries of its record",
+    "ghost": "code (the ghost race's room), player (the ghost's number there), name, source, "
+             "source_player, moves: the recorded run raced as a ghost; its progress follows",
     "hint": "v (the position it is for), result (won, lost or unknown), move (keeps the game "
             "winnable; null unless won)",
 }

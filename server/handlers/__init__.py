@@ -12,15 +12,16 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+from .. import ghost as ghost_race
 from ..player import Player
 from ..protocol import ProtocolError
-from . import competition, lobby, race, results, solo, watch
+from . import competition, ghost, lobby, race, replay, results, solo, watch
 
 Handler = Callable[[Player, dict[str, Any]], Awaitable[None]]
 
 HANDLERS: dict[str, Handler] = {
     **lobby.HANDLERS, **race.HANDLERS, **results.HANDLERS, **competition.HANDLERS,
-    **solo.HANDLERS, **watch.HANDLERS,
+    **solo.HANDLERS, **watch.HANDLERS, **replay.HANDLERS, **ghost.HANDLERS,
 }
 
 
@@ -35,3 +36,5 @@ async def dispatch(player: Player, msg: dict[str, Any]) -> None:
     elif not player.hello:
         raise ProtocolError("hello_first", "the first message must be hello")
     await HANDLERS[kind](player, msg)
+    if kind == "hello" and player.code is not None:
+        await ghost_race.resume(player)  # a ghost race resumed: its ghost again
