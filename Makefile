@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: setup serve test lint bench clean
+.PHONY: setup serve cluster test lint bench clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -16,6 +16,10 @@ setup: $(STAMP)
 
 serve: $(STAMP)
 	$(BIN)/patience-server serve
+
+# docker-compose.yml's deployment on this machine (needs haproxy); Ctrl-C stops it
+cluster: $(STAMP)
+	$(BIN)/patience-server cluster
 
 lint: $(STAMP)
 	$(BIN)/ruff check server client tests bench

@@ -12,6 +12,7 @@ import signal
 import socket
 import time
 from pathlib import Path
+from typing import Any
 
 import redis
 
@@ -31,14 +32,23 @@ def _port_free(port: int) -> bool:
     return True
 
 
+# Ports handed out by this process: a port is only free until someone binds it,
+# and a node binds its bus port (+10000) too, so none is handed out twice.
+_handed_out: set[int] = set()
+
+
 def free_port(bus: bool = False) -> int:
     """A free loopback port; with ``bus``, one whose cluster bus port is free too."""
     for _ in range(200):
         with socket.socket() as sock:
             sock.bind(("127.0.0.1", 0))
             port = int(sock.getsockname()[1])
-        if not bus or (port + BUS_OFFSET < 65536 and _port_free(port + BUS_OFFSET)):
-            return port
+        wanted = {port, port + BUS_OFFSET} if bus else {port}
+        if wanted & _handed_out or (bus and (port + BUS_OFFSET >= 65536
+                                             or not _port_free(port + BUS_OFFSET))):
+            continue
+        _handed_out.update(wanted)
+        return port
     raise RuntimeError("no free port pair for a cluster node")
 
 
@@ -62,8 +72,8 @@ class RedisCluster:
         return redis.Redis(host="127.0.0.1", port=node.port, decode_responses=True,
                            socket_timeout=5, socket_connect_timeout=2)
 
-    def _command(self, node: EmbeddedRedis, *args: object) -> object:
-        c = self.client(node)
+    def _command(self, node: EmbeddedRedis, *args: object) -> Any:
+        c: Any = self.client(node)  # redis-py leaves execute_command untyped
         try:
             return c.execute_command(*args)
         finally:
@@ -167,7 +177,7 @@ class RedisCluster:
             if not node.running:
                 continue
             with contextlib.suppress(redis.RedisError):
-                for low, high, primary, *_ in self._command(node, "CLUSTER", "SLOTS"):  # type: ignore[attr-defined]
+                for low, high, primary, *_ in self._command(node, "CLUSTER", "SLOTS"):
                     if int(low) <= slot <= int(high):
                         return next(n for n in self.nodes if n.port == int(primary[1]))
         raise LookupError(f"no node serves slot {slot}")
@@ -190,17 +200,22 @@ class RedisCluster:
                 restarted.append(node.port)
         return restarted
 
-    def move_slot(self, slot: int, target: EmbeddedRedis, batch: int = 100) -> None:
+    def move_slot(self, slot: int, target: EmbeddedRedis, batch: int = 100, pause: float = 0.0) -> None:
         """Reshard one slot with its keys to ``target``, as ``redis-cli --cluster
-        reshard`` does (IMPORTING/MIGRATING, MIGRATE in batches, SETSLOT NODE)."""
+        reshard`` does (IMPORTING/MIGRATING, MIGRATE in batches, SETSLOT NODE).
+        ``pause`` after each step stretches the migration, so that tests play
+        through each of its states (MIGRATING/IMPORTING with the keys on either
+        side or split between them)."""
         source = self.owner(slot)
         if source is target:
             return
         src_id, dst_id = self.node_id(source), self.node_id(target)
         self._command(target, "CLUSTER", "SETSLOT", slot, "IMPORTING", src_id)
         self._command(source, "CLUSTER", "SETSLOT", slot, "MIGRATING", dst_id)
+        time.sleep(pause)
         while names := self._command(source, "CLUSTER", "GETKEYSINSLOT", slot, batch):
             self._command(source, "MIGRATE", "127.0.0.1", target.port, "", 0, 5000,
-                          "KEYS", *names)  # type: ignore[misc]
+                          "KEYS", *names)
+            time.sleep(pause)
         for node in (target, source):
             self._command(node, "CLUSTER", "SETSLOT", slot, "NODE", dst_id)

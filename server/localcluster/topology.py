@@ -37,7 +37,6 @@ REDIS_NODE_CONFIG: dict[str, str] = {
 SERVER_ENV: dict[str, str] = {
     "REDIS_CLUSTER": "1",
     "PATIENCE_DURABILITY": "replica",
-    "PATIENCE_HOST": "0.0.0.0",
 }
 
 
