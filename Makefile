@@ -12,7 +12,7 @@ CORE_SRC := $(shell find server/game -name '*.py')
 # the compiled and the pure core can never drift apart.
 PURE_TESTS := tests/game tests/test_cli.py tests/test_corebuild.py tests/competition/test_daily_pure.py
 
-.PHONY: setup serve test lint bench clean
+.PHONY: setup serve cluster test lint bench clean
 
 $(STAMP): pyproject.toml setup.py $(CORE_SRC)
 	$(PYTHON) -m venv $(VENV)
@@ -25,6 +25,10 @@ setup: $(STAMP)
 
 serve: $(STAMP)
 	$(BIN)/patience-server serve
+
+# docker-compose.yml's deployment on this machine (needs haproxy); Ctrl-C stops it
+cluster: $(STAMP)
+	$(BIN)/patience-server cluster
 
 lint: $(STAMP)
 	$(BIN)/ruff check server client tests bench setup.py

@@ -199,6 +199,16 @@ def _at_least_one(text: str) -> int:
     return value
 
 
+def _server_counts(text: str) -> tuple[int, ...]:
+    try:
+        counts = tuple(int(x) for x in text.split(","))
+    except ValueError:
+        raise argparse.ArgumentTypeError("must be numbers separated by commas") from None
+    if not counts or not all(1 <= k <= 32 for k in counts):
+        raise argparse.ArgumentTypeError("each must be between 1 and 32")
+    return counts
+
+
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--players", type=int, default=100, help="closed-loop players")
     p.add_argument("--per-room", type=int, default=2)
@@ -212,19 +222,34 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--servers", type=_at_least_one, default=1,
                    help="server processes sharing one Redis (and as many echo processes); "
                         "the players of a room sit on different ones")
+    p.add_argument("--cluster", action="store_true",
+                   help="measure the local cluster (3 primaries + 3 replicas, HAProxy) with 1, 2 "
+                        "and 3 server processes beside one server on one Redis; needs haproxy")
+    p.add_argument("--cluster-servers", type=_server_counts, default=(1, 2, 3), metavar="K,K,..",
+                   help="with --cluster: the numbers of server processes to measure (default 1,2,3)")
     p.add_argument("--json", action="store_true", help="print the report as JSON")
 
 
 def main(args: argparse.Namespace) -> int:
+    from .benchcluster import print_cluster, run_cluster
+    from .localcluster.supervisor import MissingTool
+
     started = time.perf_counter()
-    try:  # the load generator needs a fast loop too, or it measures itself
-        import uvloop
-        report = uvloop.run(run(args))
-    except ImportError:
-        report = asyncio.run(run(args))
+    measure = run_cluster if args.cluster else run
+    try:
+        try:  # the load generator needs a fast loop too, or it measures itself
+            import uvloop
+            report = uvloop.run(measure(args))
+        except ImportError:
+            report = asyncio.run(measure(args))
+    except MissingTool as exc:
+        sys.stderr.write(f"patience-server: {exc}\n")
+        return 2
     report["wall_s"] = time.perf_counter() - started
     if args.json:
         print(json.dumps(report))
+    elif args.cluster:
+        print_cluster(report)
     else:
         print_report(report)
     return 0

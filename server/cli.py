@@ -132,6 +132,12 @@ def _cmd_bench(args: argparse.Namespace) -> int:
     return bench_main(args)
 
 
+def _cmd_cluster(args: argparse.Namespace) -> int:
+    from .localcluster.command import run
+
+    return run(args)
+
+
 def _cmd_solve(args: argparse.Namespace) -> int:
     from .game.solver import DEFAULT_BUDGET, solve
 
@@ -237,6 +243,12 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--host", default=None, help="default: $PATIENCE_HOST or 127.0.0.1")
     s.add_argument("--port", type=int, default=None, help="default: $PATIENCE_PORT or 8765")
     s.set_defaults(func=_cmd_serve)
+    c = sub.add_parser("cluster", help="run the compose file's deployment on this machine: a Redis "
+                       "Cluster (3 primaries, 3 replicas), K servers and HAProxy, until Ctrl-C")
+    from .localcluster.command import add_arguments as cluster_arguments
+
+    cluster_arguments(c)
+    c.set_defaults(func=_cmd_cluster)
     b = sub.add_parser("bench", help="load-test a server beside a bare websocket echo")
     _bench_arguments(b)
     b.set_defaults(func=_cmd_bench)

@@ -34,6 +34,11 @@ WAIT_MS = 1000  # how long a batch waits for its replica before the store counts
 
 # (the command packed for the wire, its caller's future, its slot)
 Pending = tuple[bytes, "asyncio.Future[Any]", int]
+# a call and whether it is sent after ASKING (to the node an ASK named)
+Job = tuple[Pending, bool]
+
+
+_ASKING = RespConnection.pack(("ASKING",))
 
 
 class ReplicaLagging(RedisConnectionError):
@@ -105,50 +110,54 @@ class ScriptBatcher:
         except Exception as exc:
             _fail(batch, exc)
             return
-        todo = batch
+        # each call with where ASK sent it (None: its slot's owner in the map)
+        jobs: list[tuple[Address | None, Pending]] = [(None, item) for item in batch]
         for round_ in range(REDIRECTS + 1):
-            groups: dict[Address, list[Pending]] = {}
-            for item in todo:
-                groups.setdefault(self._router.address(item[2]), []).append(item)
-            outcomes = await asyncio.gather(*(self._send_node(addr, items)
-                                              for addr, items in groups.items()))
-            todo = [item for again in outcomes for item in again]
-            if not todo:
+            # One pipeline per node, ASKed calls included: a connection carries one
+            # pipeline at a time, or replies would reach the wrong callers.
+            groups: dict[Address, list[Job]] = {}
+            for asked, item in jobs:
+                groups.setdefault(asked or self._router.address(item[2]), []).append(
+                    (item, asked is not None))
+            outcomes = await asyncio.gather(*(self._send_node(addr, group)
+                                              for addr, group in groups.items()))
+            jobs = [job for again in outcomes for job in again]
+            if not jobs:
                 return
-            await self._router.refresh()  # someone answered MOVED: the slot map is stale
-            if round_:
-                await asyncio.sleep(0.05 * round_)  # TRYAGAIN: the migration needs a moment
-        _fail(todo, RedisConnectionError("the cluster kept redirecting these calls"))
+            if any(asked is None for asked, _ in jobs):
+                await self._router.refresh()  # someone answered MOVED: the slot map is stale
+                if round_:
+                    await asyncio.sleep(0.05 * round_)  # TRYAGAIN: the migration needs a moment
+        _fail([item for _, item in jobs], RedisConnectionError("the cluster kept redirecting these calls"))
 
-    async def _send_node(self, address: Address, batch: list[Pending]) -> list[Pending]:
-        """Run one node's part; returns the calls to send again elsewhere (MOVED)."""
+    async def _send_node(self, address: Address, group: list[Job]) -> list[tuple[Address | None, Pending]]:
+        """Run one node's part; returns the calls to send again: to the node an
+        ``ASK`` named, or (``None``) to their slot's owner after MOVED/TRYAGAIN."""
         conn = self._router.connection(address)
         try:
-            results = await self._run(conn, batch)
+            results = await self._run(conn, group)
             missing = [i for i, r in enumerate(results) if _is_noscript(r)]
             if missing:
-                # Redis lost its script cache (a restart): load it and send again
-                # the calls that did not run; the others ran and stay answered.
+                # Redis lost its script cache (a restart), or never had it (a node
+                # that just took a slot over): load it and send again the calls that
+                # did not run; the others ran and stay answered.
                 await conn.execute([("SCRIPT", "LOAD", self._source)])
-                again = await self._run(conn, [batch[i] for i in missing])
+                again = await self._run(conn, [group[i] for i in missing])
                 for i, r in zip(missing, again, strict=True):
                     results[i] = r
-            for i, r in enumerate(results):
-                if _error(r, "ASK"):  # a slot mid-migration: this key already moved
-                    host, _, port = str(r).split()[2].rpartition(":")
-                    target = self._router.connection((host, int(port)))
-                    results[i] = (await target.execute_packed(
-                        [RespConnection.pack(("ASKING",)), batch[i][0]]))[1]
         except Exception as exc:  # the store failed: every waiter gets the error
-            _fail(batch, exc)
+            _fail([item for item, _ in group], exc)
             return []
-        redo = []
-        for item, result in zip(batch, results, strict=True):
+        redo: list[tuple[Address | None, Pending]] = []
+        for (item, _), result in zip(group, results, strict=True):
             fut = item[1]
             if fut.done():
                 continue
-            if _error(result, "MOVED") or _error(result, "TRYAGAIN"):
-                redo.append(item)
+            if _error(result, "ASK"):  # a slot mid-migration: this key already moved
+                host, _, port = str(result).split()[2].rpartition(":")
+                redo.append(((host, int(port)), item))
+            elif _error(result, "MOVED") or _error(result, "TRYAGAIN"):
+                redo.append((None, item))
             elif _is_noscript(result):  # lost again at once: as if Redis were away
                 fut.set_exception(RedisConnectionError(f"the script cache keeps emptying: {result}"))
             elif _error(result, "CLUSTERDOWN"):
@@ -159,20 +168,30 @@ class ScriptBatcher:
                 fut.set_result(result)
         return redo
 
-    async def _run(self, conn: RespConnection, batch: list[Pending]) -> list[Any]:
+    async def _run(self, conn: RespConnection, group: list[Job]) -> list[Any]:
         self.round_trips += 1
         if self.on_round_trip is not None:
             self.on_round_trip()
-        packed = [item[0] for item in batch]
-        if not self.replicas:
-            return await conn.execute_packed(packed)
-        # WAIT counts the replicas that have everything this connection wrote so far
-        replies = await conn.execute_packed([*packed, RespConnection.pack(
-            ("WAIT", self.replicas, WAIT_MS))])
-        acked = replies.pop()
-        if isinstance(acked, ResponseError) or int(acked) < self.replicas:
-            raise ReplicaLagging(f"no replica confirmed the batch within {WAIT_MS} ms ({acked})")
-        return replies
+        packed = []
+        for item, asking in group:
+            if asking:
+                packed.append(_ASKING)
+            packed.append(item[0])
+        if self.replicas:
+            # WAIT counts the replicas that have everything this connection wrote
+            # so far, ASKed calls included
+            packed.append(RespConnection.pack(("WAIT", self.replicas, WAIT_MS)))
+        replies = await conn.execute_packed(packed)
+        if self.replicas:
+            acked = replies.pop()
+            if isinstance(acked, ResponseError) or int(acked) < self.replicas:
+                raise ReplicaLagging(f"no replica confirmed the batch within {WAIT_MS} ms ({acked})")
+        out, it = [], iter(replies)
+        for _, asking in group:
+            if asking:
+                next(it)  # ASKING's +OK
+            out.append(next(it))
+        return out
 
 
 def _fail(batch: list[Pending], exc: BaseException) -> None:

@@ -133,3 +133,40 @@ async def test_a_stale_slot_map_is_followed_after_moved(cluster: LocalCluster) -
     finally:
         batcher.close()
         await client.aclose()
+
+
+async def test_ask_to_a_node_without_the_script_while_it_runs_its_own_calls(
+        cluster: LocalCluster) -> None:
+    """Mid-migration a moved key is answered ASK: the call goes after ASKING to the
+    target, which may not have the script yet (NOSCRIPT: load it there) and may be
+    running a pipeline of this same batch (one pipeline per connection, or replies
+    would reach the wrong callers)."""
+    # a script no node has seen: the target answers NOSCRIPT to the ASKed call
+    source_text = f"-- {secrets.token_hex(4)}\nreturn redis.call('INCR', KEYS[1])"
+    client = RedisCluster(host="127.0.0.1", port=cluster.primaries[0].port)
+    batcher = ScriptBatcher(Router(client), source_text)
+    key = f"test:{{{secrets.token_hex(4)}}}"
+    source = owner(cluster, key)
+    target = (source + 1) % 3
+    src, dst = cluster.primaries[source], cluster.primaries[target]
+    s, d = cluster.client(src), cluster.client(dst)
+    slot = slot_of(key)
+    try:
+        s.set(key, 41)
+        # keys the target owns, in the same batch as the ASKed call
+        theirs = [k for k in (f"t:{{{secrets.token_hex(4)}}}" for _ in range(200))
+                  if owner(cluster, k) == target][:5]
+        d.execute_command("CLUSTER", "SETSLOT", slot, "IMPORTING", cluster.node_id(src))
+        s.execute_command("CLUSTER", "SETSLOT", slot, "MIGRATING", cluster.node_id(dst))
+        s.execute_command("MIGRATE", "127.0.0.1", dst.port, "", 0, 5000, "KEYS", key)
+        replies = await asyncio.gather(batcher.call([key], [], slot=slot),
+                                       *(batcher.call([k], [], slot=slot_of(k)) for k in theirs))
+        assert replies == [42] + [1] * len(theirs)
+        for c in (d, s):
+            c.execute_command("CLUSTER", "SETSLOT", slot, "NODE", cluster.node_id(dst))
+        assert await batcher.call([key], [], slot=slot) == 43
+    finally:
+        s.close()
+        d.close()
+        batcher.close()
+        await client.aclose()
