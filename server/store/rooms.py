@@ -88,6 +88,11 @@ class RoomRow:
         return self.players[n - 1] if 1 <= n <= len(self.players) else None
 
 
+def _closed_transport(exc: RuntimeError) -> bool:
+    text = str(exc)
+    return "closed" in text and ("transport" in text.lower() or "handler" in text)
+
+
 def now_ms() -> int:
     return time.time_ns() // 1_000_000
 
@@ -132,6 +137,12 @@ class RoomStore:
             return await coro
         except (RedisConnectionError, RedisTimeoutError, OSError) as exc:
             raise StoreUnavailable(str(exc)) from None
+        except RuntimeError as exc:
+            # redis-py's cluster client may write on a connection it closed after a
+            # timeout; the event loop then refuses the write on its closed transport
+            if _closed_transport(exc):
+                raise StoreUnavailable(str(exc)) from None
+            raise
 
     def close(self) -> None:
         self._moves.close()

@@ -172,3 +172,23 @@ def test_the_stores_move_call_is_the_move_script_with_its_arguments() -> None:
                 assert store.move_command(code, n, 7, 8, 1234, "t1-t2", "in_progress", 12, progress) == full
     finally:
         store.close()
+
+
+async def test_a_write_on_a_closed_transport_is_the_store_being_away(rdb: aioredis.Redis) -> None:
+    """redis-py's cluster client can write on a connection it closed after a timeout;
+    uvloop refuses with a RuntimeError, which must read as store_unavailable (not 1011)."""
+    from server.store.rooms import StoreUnavailable
+
+    store = RoomStore(rdb, race_ms=1000, countdown_ms=0)
+
+    async def closed() -> None:
+        raise RuntimeError("unable to perform operation on <TCPTransport closed=True>; the handler is closed")
+
+    async def other() -> None:
+        raise RuntimeError("something else")
+
+    with pytest.raises(StoreUnavailable):
+        await store._guard(closed())
+    with pytest.raises(RuntimeError, match="something else"):
+        await store._guard(other())
+    store.close()
