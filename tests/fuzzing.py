@@ -141,6 +141,7 @@ class Fuzzer:
         self.clients: list[Client] = []
         self.codes: list[str] = []
         self.tokens: list[str] = []
+        self.progress = 0  # print a line every this many messages (0: never)
 
     # -- the situations -----------------------------------------------------------------
     async def setup(self) -> None:
@@ -268,6 +269,9 @@ class Fuzzer:
         await asyncio.sleep(0.1)
         before = await self.snapshot()
         for i in range(messages):
+            if self.progress and i and i % self.progress == 0:
+                print(f"{i} messages, {report.refused} refused, {len(report.refused_changed)} "
+                      f"changed, {len(report.handler_errors)} errors", flush=True)
             if i and i % 400 == 0:
                 await self.setup()
                 await asyncio.sleep(0.1)
@@ -314,7 +318,7 @@ def shown(frame: bytes | str) -> str:
     return repr(frame)[:200]
 
 
-async def campaign(redis_url: str, messages: int, seed: int) -> Report:
+async def campaign(redis_url: str, messages: int, seed: int, progress: int = 0) -> Report:
     """One fuzzing run on its own server, against a Redis that nothing else uses."""
     settings = Settings(host="127.0.0.1", port=0, countdown_ms=30, race_seconds=3600,
                         rate_per_2s=1_000_000, secret="fuzz", daily_budget=500, daily_tries=1,
@@ -332,7 +336,9 @@ async def campaign(redis_url: str, messages: int, seed: int) -> Report:
     await app.start()
     report = Report()
     try:
-        await Fuzzer(f"ws://127.0.0.1:{app.port}/", rdb, seed).run(messages, report, errors)
+        fuzzer = Fuzzer(f"ws://127.0.0.1:{app.port}/", rdb, seed)
+        fuzzer.progress = progress
+        await fuzzer.run(messages, report, errors)
     finally:
         logging.getLogger("patience").removeHandler(errors)
         await app.close()
@@ -348,7 +354,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     with fresh_server() as redis_server:
-        report = asyncio.run(campaign(redis_server.url, args.messages, args.seed))
+        report = asyncio.run(campaign(redis_server.url, args.messages, args.seed, progress=5000))
     print(report.line())
     for line in (report.handler_errors + report.refused_changed)[:20]:
         print("  ", line[:300])
