@@ -27,7 +27,7 @@ from websockets.protocol import State
 from . import metrics
 from .competition import Competition
 from .config import Settings
-from .game import engine
+from .game import dead, engine
 from .hub import BOARDS_CHANNEL, Hub
 from .protocol import (
     CLOSE_GOING_AWAY,
@@ -70,12 +70,13 @@ class RaceServer:
         self._clocks: dict[str, asyncio.Task[None]] = {}
         self.server: Server | None = None
 
-    async def status_and_moves(self, state: engine.State) -> tuple[str, list[engine.Move]]:
-        """The engine's answer; a dead-position search (rarely up to half a
-        second) runs in slices with the other players' work in between, so one
+    async def status_and_moves(self, state: engine.State,
+                               slice_s: float = dead.SLICE_S) -> tuple[str, list[engine.Move]]:
+        """The engine's answer; a dead-position search runs in slices of
+        ``slice_s`` seconds with the other players' work in between, so one
         player's endgame never stalls the rest. (A thread would not do: the
         search holds the GIL, and the event loop then waits for it at every call.)"""
-        steps = engine.status_and_moves_steps(state)
+        steps = engine.status_and_moves_steps(state, slice_s)
         while True:
             try:
                 next(steps)
