@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 
 from server.game import dead, engine
 from server.game.state import State
-from server.game.variants import get_rules, variant_ids
+from server.game.variants import Rules, get_rules, variant_ids
 
 DEAL_LOW = 10**16  # PySolFC's random game numbers (rules 1.4)
 DEAL_HIGH = 10**20
@@ -38,11 +38,18 @@ DEAL_HIGH = 10**20
 DEAD_CHECK_LIMIT = 10**7
 
 
+def plain_key(rules: Rules, state: State) -> tuple[object, ...]:
+    """Every card as itself; only the order of the tableau piles is forgotten."""
+    piles = state.piles
+    return (piles[:rules.t0], tuple(sorted(piles[rules.t0:rules.i0])), state.vacancy >= 0)
+
+
 def plain_region(state: State, limit: int) -> tuple[bool | None, int]:
-    """The plainest exhaustive search: (dead, positions). dead is None when
-    ``limit`` positions passed without a foundation move."""
+    """A plain exhaustive search, depth-first, whole cards in its keys: (dead,
+    positions). dead is None when ``limit`` positions passed without a
+    foundation move."""
     rules = get_rules(state.variant)
-    seen = {state}
+    seen = {plain_key(rules, state)}
     todo = [state]
     while todo:
         s = todo.pop()
@@ -50,10 +57,11 @@ def plain_region(state: State, limit: int) -> tuple[bool | None, int]:
             if m.dst.startswith("f"):
                 return False, len(seen)
             nxt = rules.apply(s, m)
-            if nxt not in seen:
+            key = plain_key(rules, nxt)
+            if key not in seen:
                 if len(seen) >= limit:
                     return None, len(seen)
-                seen.add(nxt)
+                seen.add(key)
                 todo.append(nxt)
     return True, len(seen)
 
@@ -69,6 +77,8 @@ class Game:
     wrong: bool = False  # the engine said dead and the plain search found a foundation move
     unverified: int = 0  # alive answers the plain search could not confirm within its budget
     slowest_s: float = 0.0  # the slowest status answer of the game
+    plain_region: int = 0  # the plain search's count for the first dead position
+    plain_s: float = 0.0  # and its time
 
 
 @dataclass
@@ -95,6 +105,12 @@ class Tally:
             out["decide_ms_median"] = round(1000 * statistics.median(times), 2)
             out["decide_ms_p99"] = round(1000 * _pct(times, 0.99), 2)
             out["decide_ms_max"] = round(1000 * times[-1], 2)
+            plain = sorted(g.plain_region for g in self.games if g.plain_region)
+            out["dead_checked"] = len(plain)
+            out["plain_region_median"] = statistics.median(plain)
+            out["plain_region_p99"] = _pct(plain, 0.99)
+            out["plain_region_max"] = plain[-1]
+            out["plain_s_max"] = round(max(g.plain_s for g in self.games), 2)
         if slow:
             out["slowest_status_ms"] = round(1000 * slow[-1], 2)
         return out
@@ -104,7 +120,8 @@ def _pct(xs: list[int] | list[float], q: float) -> float:
     return xs[min(len(xs) - 1, int(q * len(xs)))]
 
 
-def play_one(variant: str, rng: random.Random, max_moves: int, alive_limit: int) -> Game:
+def play_one(variant: str, rng: random.Random, max_moves: int, alive_limit: int,
+             check_dead: bool) -> Game:
     deal = str(rng.randrange(DEAL_LOW, DEAL_HIGH))
     rules = get_rules(variant)
     engine.clear_caches()  # every game as in a fresh process: no help from earlier games
@@ -117,8 +134,11 @@ def play_one(variant: str, rng: random.Random, max_moves: int, alive_limit: int)
         game.slowest_s = max(game.slowest_s, took)
         settled = not rules.can_draw_or_redeal(state)
         if status == engine.DEAD:
-            verdict, _ = plain_region(state, DEAD_CHECK_LIMIT)
-            game.wrong = verdict is not True
+            if check_dead:
+                t = time.perf_counter()
+                verdict, game.plain_region = plain_region(state, DEAD_CHECK_LIMIT)
+                game.plain_s = time.perf_counter() - t
+                game.wrong = verdict is not True
             game.outcome = status
             game.decide_s = took
             game.region = dead.region(rules, state)[1] if moves or rules.legal_moves(state) else 1
@@ -144,6 +164,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--max-moves", type=int, default=2000)
     p.add_argument("--alive-check", type=int, default=5_000,
                    help="positions the plain search may visit to confirm an alive answer (0: skip)")
+    p.add_argument("--check-every", type=int, default=1,
+                   help="confirm the dead verdicts of every Nth game by the plain search")
     p.add_argument("--golden", type=int, default=0, help="print the N largest dead regions found")
     args = p.parse_args(argv)
     variants = [v for v in args.variants.split(",") if v] or list(variant_ids())
@@ -151,8 +173,9 @@ def main(argv: list[str] | None = None) -> int:
         rng = random.Random(f"{args.seed}:{variant}")
         tally = Tally()
         started = time.perf_counter()
-        for _ in range(args.games):
-            tally.games.append(play_one(variant, rng, args.max_moves, args.alive_check))
+        for k in range(args.games):
+            tally.games.append(play_one(variant, rng, args.max_moves, args.alive_check,
+                                        k % args.check_every == 0))
         summary = tally.summary()
         summary["variant"] = variant
         summary["seconds"] = round(time.perf_counter() - started, 1)
@@ -162,7 +185,8 @@ def main(argv: list[str] | None = None) -> int:
                              key=lambda g: -g.region)[:args.golden]
             for g in biggest:
                 print(json.dumps({"variant": variant, "deal": g.deal, "region": g.region,
-                                  "moves": " ".join(g.moves)}), flush=True)
+                                  "plain_region": g.plain_region, "moves": " ".join(g.moves)}),
+                      flush=True)
     return 0
 
 

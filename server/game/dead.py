@@ -69,19 +69,25 @@ def position_key(state: State, places: list[int], table: bytes) -> bytes:
     return b"\xff".join([waste, *tableau, b"\x01" if state.vacancy >= 0 else b""])
 
 
-def cover(piles: tuple[tuple[int, ...], ...], places: range | list[int],
-          wanted: frozenset[int]) -> int:
-    """How many cards lie on the shallowest wanted card (0: one is on top;
-    a large number when none lies in ``places``)."""
+def cover(state: State, places: list[int], marks: bytes) -> int:
+    """How many cards lie on the shallowest wanted card (0: one is on top; a
+    large number when none lies in ``places``). ``marks`` translates a wanted
+    card to 1 and any other to 0, so the scan runs in C."""
     best = 1_000
+    piles = state.piles
     for i in places:
         pile = piles[i]
-        n = len(pile)
-        for d in range(min(n, best)):
-            if pile[n - 1 - d] in wanted:
-                best = d
-                break
+        at = bytes(pile).translate(marks).rfind(1)
+        if at >= 0 and len(pile) - 1 - at < best:
+            best = len(pile) - 1 - at
     return best
+
+
+def wanted_marks(wanted: frozenset[int]) -> bytes:
+    table = bytearray(256)
+    for c in wanted:
+        table[c] = 1
+    return bytes(table)
 
 
 def dead_search(state: State, moves: list[Move] | None = None,
@@ -107,6 +113,7 @@ def exhaust(rules: Rules, state: State, wanted: frozenset[int], moves: list[Move
     ``known_dead`` are not entered. Memory: one key and at most one queued
     position per position of the region."""
     table = rules.card_classes(wanted)
+    marks = wanted_marks(wanted)
     places = [WASTE, *rules.tableau_range]
     seen: set[bytes] = {position_key(state, places, table)}
     heap: list[tuple[int, int, State]] = [(0, 0, state)]
@@ -123,7 +130,7 @@ def exhaust(rules: Rules, state: State, wanted: frozenset[int], moves: list[Move
                 continue  # already queued, or nothing can be found from there
             seen.add(key)
             pushed += 1
-            heapq.heappush(heap, (cover(nxt.piles, places, wanted), pushed, nxt))
+            heapq.heappush(heap, (cover(nxt, places, marks), pushed, nxt))
         if perf_counter() - started >= slice_s:  # ~0.1 µs against ~30 µs a position
             yield
             started = perf_counter()
