@@ -80,8 +80,9 @@ class RaceServer:
         self.engine = ""  # "valkey 8.1.8", once started
 
     # the application layer's operations that tests and tools reach for
-    async def status_and_moves(self, state: engine.State) -> tuple[str, list[engine.Move]]:
-        return await self.service.status_and_moves(state)
+    async def status_and_moves(self, state: engine.State,
+                               slice_s: float | None = None) -> tuple[str, list[engine.Move]]:
+        return await self.service.status_and_moves(state, slice_s)
 
     def new_deal(self) -> str:
         return self.service.new_deal()

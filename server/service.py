@@ -22,7 +22,7 @@ from redis.asyncio import Redis
 
 from .competition import Competition
 from .config import Settings
-from .game import engine
+from .game import dead, engine
 from .hub import BOARDS_CHANNEL, Hub
 from .net.outbox import Outbox
 from .protocol import encode
@@ -68,9 +68,8 @@ class RoomService:
         self._board_pushed: dict[str, float] = {}
         self.seats: dict[tuple[str, int], Seat] = {}
         self._clocks: dict[str, asyncio.Task[None]] = {}
-        # positions a dead-position search expands between two yields to the
-        # event loop; None: the engine's default (tests make it 1)
-        self.search_slice: int | None = None
+        # how long a dead-position search runs before it yields to the event loop
+        self.search_slice_s: float = dead.SLICE_S
 
     def start(self) -> None:
         self.hub.start()
@@ -83,12 +82,14 @@ class RoomService:
         self.store.close()
 
     # -- the rules, without stalling others ------------------------------------------
-    async def status_and_moves(self, state: engine.State) -> tuple[str, list[engine.Move]]:
+    async def status_and_moves(self, state: engine.State,
+                               slice_s: float | None = None) -> tuple[str, list[engine.Move]]:
         """The engine's answer; a dead-position search (rarely up to half a
         second) runs in slices with the other players' work in between, so one
         player's endgame never stalls the rest. (A thread would not do: the
         search holds the GIL, and the event loop then waits for it at every call.)"""
-        steps = engine.status_and_moves_steps(state, self.search_slice)
+        steps = engine.status_and_moves_steps(
+            state, self.search_slice_s if slice_s is None else slice_s)
         while True:
             try:
                 next(steps)

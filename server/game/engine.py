@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Generator
 from typing import Final
 
+from . import dead
 from .deals import deal_input
 from .moves import BadMove, GameOver, IllegalMove, Move, parse
 from .state import State
@@ -20,10 +21,6 @@ IN_PROGRESS: Final = "in_progress"
 WON: Final = "won"
 DEAD: Final = "dead"
 RESIGNED: Final = "resigned"
-
-# A dead-position search gives up (and calls the game alive) past this many
-# positions; the cross games and Betsy Ross never come near it.
-DEAD_SEARCH_CAP: Final = 3_000
 
 __all__ = [
     "BadMove", "GameOver", "IllegalMove", "Move", "State",
@@ -98,122 +95,33 @@ def status_and_moves(state: State) -> tuple[str, list[Move]]:
             return done.value  # type: ignore[no-any-return]
 
 
-def status_and_moves_steps(state: State, slice_size: int | None = None,
-                           ) -> Generator[None, None, tuple[str, list[Move]]]:
+def status_and_moves_steps(
+        state: State, slice_s: float = dead.SLICE_S) -> Generator[None, None, tuple[str, list[Move]]]:
     """:func:`status_and_moves` as a generator that yields between the slices of
-    a dead-position search (which may take a good part of a second), so a server
-    can let other players' work run in between; without a search it returns at
-    the first step.
+    a dead-position search (``slice_s`` seconds each), so a server can let other
+    players' work run in between; without a search it returns at the first step.
 
     A game is dead when no sequence of moves can put another card on a
-    foundation. Only positions where the stock can bring nothing new and no
-    foundation move is open are searched: every position reachable from there
-    is explored (memoised) until one offers a foundation move. Past
-    :data:`DEAD_SEARCH_CAP` positions the game counts as alive, never wrongly
-    as dead."""
+    foundation (rules 1.3). A position without a legal move is dead at once.
+    Otherwise only positions where the stock can bring nothing new and no
+    foundation move is open are searched, exhaustively (see :mod:`.dead`): the
+    answer is exact, never "alive because the search gave up"."""
     rules = RULES[state.variant]
     if rules.is_won(state):
         return WON, []
     if state.resigned:
         return RESIGNED, []
     moves = rules.legal_moves(state)
+    if not moves:
+        # No move, no game: nothing can ever reach a foundation again. Decided
+        # here, before any remembered verdict is consulted.
+        return DEAD, []
     if rules.can_draw_or_redeal(state) or any(m.dst.startswith("f") for m in moves):
         return IN_PROGRESS, moves
-    dead = yield from dead_search(state, moves, slice_size)
-    return (DEAD, []) if dead else (IN_PROGRESS, moves)
-
-
-# Keys of positions proven dead. A search that exhausts every position
-# reachable from a start without a foundation move proves all of them dead,
-# so a player moving around inside a dead position costs one search, not one
-# per move. A search that gives up marks what it saw as undecided, which is
-# always sound (undecided only ever means "not declared dead") and keeps a
-# player wandering in a huge position from paying for the search again.
-# Both are bounded: cleared when full.
-_DEAD_KEYS: set[tuple[object, ...]] = set()
-_UNDECIDED_KEYS: set[tuple[object, ...]] = set()
-_KEYS_MAX: Final = 200_000
-
-
-# Searched start positions and their verdicts (True: dead). Every status
-# question goes through _settled first, so a position gets one answer however
-# it is asked.
-_VERDICTS: dict[State, bool] = {}
-_VERDICTS_MAX: Final = 16_384
-
-# Positions a search expands before it lets its caller do other work.
-SEARCH_SLICE: Final = 100
-
-
-def _settled(state: State) -> bool | None:
-    """What earlier searches know about ``state``: dead, alive, or None. The
-    first answer given for a position sticks: a later search may learn more
-    about its keys, but a game must not change its mind about a position it
-    has already been played from (a replay would then refuse the next move)."""
-    verdict = _VERDICTS.get(state)
-    if verdict is not None:
-        return verdict
-    key = RULES[state.variant].search_key(state)
-    if key in _DEAD_KEYS:
-        return _decided(state, True)
-    if key in _UNDECIDED_KEYS:
-        return _decided(state, False)
-    return None
-
-
-def dead_search(state: State, moves: list[Move] | None = None,
-                slice_size: int | None = None) -> Generator[None, None, bool]:
-    """The dead-position search in slices: it yields after every
-    ``slice_size`` positions (default :data:`SEARCH_SLICE`; a parameter, so
-    tests can make slices small without patching a constant the compiled core
-    has baked in), so a caller serving others can let them run
-    in between, and returns whether ``state`` is dead. Run to the end it is
-    exactly the search :func:`status` does. ``moves``: the legal moves of
-    ``state``, when the caller has them already."""
-    settled = _settled(state)
-    if settled is not None:
-        return settled
-    every = SEARCH_SLICE if slice_size is None else slice_size
-    rules = RULES[state.variant]
-    seen = {rules.search_key(state)}
-    frontier = [state]
-    expanded = 0
-    while frontier:
-        s = frontier.pop()
-        for m in (moves if s is state and moves is not None else rules.legal_moves(s)):
-            if m.dst.startswith("f"):
-                return _decided(state, False)
-            nxt = rules.apply(s, m)
-            key = rules.search_key(nxt)
-            if key in _DEAD_KEYS or key in seen:
-                continue  # nothing new can be found from there
-            if len(seen) >= DEAD_SEARCH_CAP:
-                _remember(_UNDECIDED_KEYS, seen)
-                return _decided(state, False)
-            seen.add(key)
-            frontier.append(nxt)
-        expanded += 1
-        if expanded % every == 0:
-            yield
-    _remember(_DEAD_KEYS, seen)
-    return _decided(state, True)
-
-
-def _decided(state: State, dead: bool) -> bool:
-    if len(_VERDICTS) >= _VERDICTS_MAX:
-        _VERDICTS.clear()
-    # two players with the same position may search it at once: the first answer sticks
-    return _VERDICTS.setdefault(state, dead)
-
-
-def _remember(keys: set[tuple[object, ...]], seen: set[tuple[object, ...]]) -> None:
-    if len(keys) + len(seen) > _KEYS_MAX:
-        keys.clear()
-    keys.update(seen)
+    is_dead = yield from dead.dead_search(state, moves, slice_s)
+    return (DEAD, []) if is_dead else (IN_PROGRESS, moves)
 
 
 def clear_caches() -> None:
-    """Forget every remembered verdict (for tests that change the search cap)."""
-    _VERDICTS.clear()
-    _DEAD_KEYS.clear()
-    _UNDECIDED_KEYS.clear()
+    """Forget every remembered dead-search verdict."""
+    dead.clear_caches()

@@ -136,23 +136,39 @@ def clear_engine_caches() -> None:
 
 
 @contextmanager
-def small_dead_search(cap: int = 300) -> Iterator[None]:
-    """Lower the dead-position search cap while random games are played.
-
-    Endgames of the cross games can make every status call search up to
-    ``DEAD_SEARCH_CAP`` positions (about a second each); the properties tested
-    with random play do not depend on the cap, which only decides when the
-    engine stops looking and calls a game alive. The memo is cleared on both
-    sides so no verdict reached under the small cap leaks into other tests.
-    """
-    saved = engine.DEAD_SEARCH_CAP
+def fresh_engine_caches() -> Iterator[None]:
+    """Play with no verdict remembered from other tests, and leave none behind."""
     clear_engine_caches()
-    engine.DEAD_SEARCH_CAP = cap  # type: ignore[misc]
     try:
         yield
     finally:
-        engine.DEAD_SEARCH_CAP = saved  # type: ignore[misc]
         clear_engine_caches()
+
+
+def plain_dead(state: State, limit: int = 10**7) -> bool | None:
+    """The dead-position rule by the plainest exhaustive search there is: every
+    position reachable from ``state`` (whole states as keys, no sorting, no
+    ordering, no memory between calls) is visited until one offers a
+    foundation move. The reference the engine's verdicts are checked against.
+    None: more than ``limit`` positions without a foundation move (undecided;
+    an alive endgame can make a depth-first search wander that long)."""
+    rules = get_rules(state.variant)
+    if rules.can_draw_or_redeal(state):
+        return False
+    seen = {state}
+    todo = [state]
+    while todo:
+        s = todo.pop()
+        for m in rules.legal_moves(s):
+            if m.dst.startswith("f"):
+                return False
+            nxt = rules.apply(s, m)
+            if nxt not in seen:
+                if len(seen) >= limit:
+                    return None
+                seen.add(nxt)
+                todo.append(nxt)
+    return True
 
 
 def illegal(state: State, text: str, *fragments: str) -> str:

@@ -8,7 +8,7 @@ from collections.abc import Generator
 import pytest
 
 from server.corebuild import is_compiled
-from server.game import engine
+from server.game import dead, engine
 from tests.game.helpers import build
 
 CLUBS = "AC 2C 3C 4C 5C 6C 7C 8C 9C TC JC QC KC"
@@ -37,9 +37,9 @@ def test_the_search_starts_from_the_moves_it_is_given() -> None:
     engine.clear_caches()
     state = dead_endgame()
     # told the start has no moves at all, the search has nothing to expand
-    assert _finish(engine.dead_search(state, [])) is True
+    assert _finish(dead.dead_search(state, [])) is True
     engine.clear_caches()
-    assert _finish(engine.dead_search(state, engine.rules_of(state).legal_moves(state))) is True
+    assert _finish(dead.dead_search(state, engine.rules_of(state).legal_moves(state))) is True
     engine.clear_caches()
 
 

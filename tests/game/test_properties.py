@@ -34,7 +34,7 @@ from server.game.engine import GameOver, IllegalMove, play
 from server.game.moves import Move, parse
 from server.game.state import State
 from server.game.variants import get_rules
-from tests.game.helpers import ALL_VARIANTS, Trace, candidate_moves, random_game, small_dead_search
+from tests.game.helpers import ALL_VARIANTS, Trace, candidate_moves, fresh_engine_caches, random_game
 
 DEALS = st.one_of(
     st.integers(1, LC_LIMIT - 1),
@@ -107,7 +107,7 @@ def check_illegal_moves(trace: Trace, rng: random.Random, states: int = 40, per_
 @settings(max_examples=25, deadline=None)
 @given(deal=DEALS, seed=SEEDS)
 def test_random_play_invariants(variant: str, deal: int | str, seed: int) -> None:
-    with small_dead_search():
+    with fresh_engine_caches():
         trace = random_game(variant, deal, seed)
         check_cards_conserved(trace)
         check_foundations_only_grow(trace)
@@ -134,7 +134,7 @@ def agreement_sample(trace: Trace, rng: random.Random, limit: int = 20) -> list[
 def test_generator_and_checker_agree(variant: str, deal: int | str, seed: int) -> None:
     rules = get_rules(variant)
     candidates = candidate_moves(rules)
-    with small_dead_search():
+    with fresh_engine_caches():
         trace = random_game(variant, deal, seed)
     for state in agreement_sample(trace, random.Random(seed)):
         longest = max(len(p) for p in state.piles[rules.t0:rules.i0]) if rules.spec.tableau else 0

@@ -190,7 +190,7 @@ def test_play_takes_the_callers_status_instead_of_working_it_out() -> None:
 def test_a_positions_first_verdict_sticks() -> None:
     """Two searches of one position may run at once (two players of a race with the
     same position); whatever the second finds, the first answer stays."""
-    from server.game.engine import _decided
+    from server.game.dead import _decided
 
     engine.clear_caches()
     state = engine.new_game("four-seasons", "7")

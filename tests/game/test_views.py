@@ -18,7 +18,7 @@ from server.game.deals import LC_LIMIT, MAX_DEAL
 from server.game.state import STOCK, State
 from server.game.variants import get_rules
 from server.game.views import progress, view
-from tests.game.helpers import ALL_VARIANTS, build, random_game, small_dead_search
+from tests.game.helpers import ALL_VARIANTS, build, fresh_engine_caches, random_game
 
 CARD = re.compile(r"^[A2-9TJQK][CSHD]$")
 CARD_INSIDE = re.compile(r"(?<![A-Za-z0-9])[A2-9TJQK][CSHD](?![A-Za-z0-9])")
@@ -72,7 +72,7 @@ def check_view(state: State) -> None:
 @given(deal=st.one_of(st.integers(1, LC_LIMIT - 1), st.integers(LC_LIMIT, MAX_DEAL)),
        seed=st.integers(0, 2**32 - 1))
 def test_views_never_show_the_stock(variant: str, deal: int, seed: int) -> None:
-    with small_dead_search():
+    with fresh_engine_caches():
         trace = random_game(variant, deal, seed, max_moves=150)
         for state in trace.states:
             check_view(state)

@@ -1,5 +1,5 @@
-"""A dead-position search (rarely up to half a second) runs in slices, with the
-other players' work in between, so one player's endgame does not stall the rest."""
+"""A dead-position search runs in slices of a few milliseconds, with the other
+players' work in between, so one player's endgame does not stall the rest."""
 
 from __future__ import annotations
 
@@ -7,15 +7,15 @@ import asyncio
 
 import pytest
 
-from server.game import engine
+from server.game import dead, engine
 from tests.game.test_dead_search_moves import dead_endgame
 from tests.server.conftest import ServerFactory
 
 
-def _steps_taken(state: engine.State, slice_size: int | None = None,
-                 ) -> tuple[int, tuple[str, list[engine.Move]]]:
+def _steps_taken(state: engine.State,
+                 slice_s: float = 0.0) -> tuple[int, tuple[str, list[engine.Move]]]:
     """How many times the status generator yields (search slices), and its answer."""
-    steps = engine.status_and_moves_steps(state, slice_size)
+    steps = engine.status_and_moves_steps(state, slice_s)
     taken = 0
     while True:
         try:
@@ -28,7 +28,7 @@ def _steps_taken(state: engine.State, slice_size: int | None = None,
 def test_the_sliced_search_yields_and_agrees_with_status() -> None:
     engine.clear_caches()
     state = dead_endgame()
-    search = engine.dead_search(state, slice_size=1)
+    search = dead.dead_search(state, slice_s=0.0)
     slices = 0
     with pytest.raises(StopIteration) as done:
         while True:
@@ -43,9 +43,8 @@ def test_the_sliced_search_yields_and_agrees_with_status() -> None:
 async def test_other_work_runs_while_the_server_searches(make_server: ServerFactory) -> None:
     engine.clear_caches()
     app = await make_server()
-    app.service.search_slice = 1
     state = dead_endgame()
-    assert _steps_taken(state, slice_size=1)[0] > 0  # it needs the search
+    assert _steps_taken(state)[0] > 0  # it needs the search
     engine.clear_caches()
     ticks = 0
 
@@ -58,7 +57,7 @@ async def test_other_work_runs_while_the_server_searches(make_server: ServerFact
     other = asyncio.create_task(other_player())
     await asyncio.sleep(0)
     before = ticks
-    assert await app.status_and_moves(state) == (engine.DEAD, [])
+    assert await app.status_and_moves(state, slice_s=0.0) == (engine.DEAD, [])
     other.cancel()
     assert ticks - before >= 2  # it ran between the slices, not only after the search
     engine.clear_caches()

@@ -100,6 +100,12 @@ class Rules:
     def apply(self, state: State, move: Move) -> State:
         raise NotImplementedError
 
+    def foundation_wants(self, state: State) -> frozenset[Card]:
+        """Every card some foundation would take now, wherever it lies. A dead
+        search never plays to a foundation, so this set stays fixed while it runs:
+        the position is alive exactly when one of these cards can be uncovered."""
+        raise NotImplementedError
+
     # -- shared helpers ----------------------------------------------------
     def foundation_cards(self, state: State) -> int:
         return sum(map(len, state.piles[self.f0:self.t0]))
@@ -165,15 +171,24 @@ class Rules:
     def pile_text(self, state: State, index: int) -> list[str]:
         return [CARD_TEXT[c] for c in state.piles[index]]
 
-    def search_key(self, state: State) -> tuple[Any, ...]:
-        """A key equal for positions that differ only by which tableau pile is
-        which. Sound for the dead-position search: it runs only once the stock
-        can bring nothing new, and from then on every family's tableau piles
-        play alike (Corner Stones' side piles differ only during the deal; a
-        1883 vacancy is just "some empty pile must be filled")."""
-        piles = state.piles
-        return (piles[: self.t0], tuple(sorted(piles[self.t0 : self.i0])), piles[self.i0 :],
-                state.vacancy >= 0, state.redeals)
+    def card_classes(self, wanted: frozenset[Card]) -> bytes:
+        """A translation table (for ``bytes.translate``) from card to its class
+        in a dead-position search: cards of one class are interchangeable there.
+
+        Sound because the search runs only once the stock can bring nothing new
+        and stops at the first foundation move, so the foundations stay fixed
+        and a card matters only by (a) whether a foundation wants it now and
+        (b) what it may be packed on, which in every family is decided by its
+        rank (and its colour where the tableau builds in alternating colours).
+        Classes are 1..58; 0 and 254/255 are free for separators."""
+        table = bytearray(range(256))
+        colour = self.builds_by_colour()
+        for c in range(52):
+            table[c] = 1 + c % 13 + (13 if colour and c >= 26 else 0) + (32 if c in wanted else 0)
+        return bytes(table)
+
+    def builds_by_colour(self) -> bool:
+        return False
 
     def layout(self) -> dict[str, Any]:
         """Where the piles sit on a screen (see :mod:`.layouts`); made once."""

@@ -64,6 +64,10 @@ class BetsyRossRules(Rules):
         f = piles[b]
         return len(f) < FOUNDATION_SIZE and rank(c) == step(rank(f[-1]), b - self.f0 + 1)
 
+    def foundation_wants(self, state: State) -> frozenset[int]:
+        return frozenset(c for c in range(52) for b in self.foundation_range
+                         if self._fits(state.piles, c, b))
+
     def legal_moves(self, state: State) -> list[Move]:
         piles = state.piles
         out: list[Move] = []

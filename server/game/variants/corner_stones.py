@@ -128,6 +128,9 @@ class CornerStonesRules(Rules):
             out.append(DEAL_ALL)
         return out
 
+    def foundation_wants(self, state: State) -> frozenset[int]:
+        return frozenset(self._wanted(state.piles))
+
     def _wanted(self, piles: tuple[Pile, ...]) -> dict[int, list[int]]:
         """Each card some foundation would take now -> those foundations."""
         wanted: dict[int, list[int]] = {}

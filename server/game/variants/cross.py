@@ -96,6 +96,12 @@ class CrossRules(Rules):
             n += 1
         return n
 
+    def builds_by_colour(self) -> bool:
+        return self.spec.build == "down-alt"
+
+    def foundation_wants(self, state: State) -> frozenset[int]:
+        return frozenset(c for c in range(52) if self._fits_foundation(state.piles, state.base, c))
+
     # -- move generation ---------------------------------------------------
     def legal_moves(self, state: State) -> list[Move]:
         if state.vacancy >= 0:

@@ -1,0 +1,174 @@
+"""The dead-position rule (rules 1.3): a game is dead when no sequence of moves
+can put another card on a foundation. Decided exactly, never by a cap.
+
+Only positions where the stock can bring nothing new and no foundation move is
+open come here. From such a position nothing reaches a foundation until the
+first foundation move, so the foundations stay as they are during the whole
+search and the cards they would take now (``Rules.foundation_wants``) are the
+only goals: the position is alive exactly when some reachable position shows one
+of them on top of a pile or of the waste.
+
+The search is exhaustive and memoised. Its key forgets what cannot matter
+before the first foundation move: which tableau pile is which (they are sorted),
+and which card is which beyond its class (``Rules.card_classes``: rank, colour
+where building needs it, wanted or not), so the four cards of a rank that no
+foundation wants are interchangeable. It is best-first: positions whose shallowest wanted card lies under the
+fewest cards are expanded first, so an alive position usually finds its
+foundation move in a few dozen positions instead of wandering through
+thousands; a dead one costs the size of its region whatever the order.
+
+It is a generator that yields whenever it has run for ``slice_s`` seconds, so a
+server can let other players' work run in between; it has no position cap, so
+"undecided" only ever means "not finished yet".
+"""
+
+from __future__ import annotations
+
+import heapq
+from collections.abc import Generator
+from time import perf_counter
+from typing import Final
+
+from .moves import Move
+from .state import WASTE, State
+from .variants import RULES, Rules
+
+# Seconds of search between two yields: short enough that other players'
+# moves wait at most this long, long enough that yielding costs little.
+SLICE_S: Final = 0.004
+
+# Remembered verdicts, so a player moving around inside a dead region pays for
+# one search, not one per move, and asking twice costs nothing.
+# * _DEAD_KEYS: per search context (variant, base, wanted cards: what the class
+#   table depends on), the keys of positions proven dead. A search that exhausts
+#   a region without a foundation move proves every position in it dead. At
+#   most DEAD_KEYS_MAX keys in all (cleared when full; a key is a short bytes
+#   string, about 100 bytes with the set's overhead, so ~20 MB).
+# * _VERDICTS: searched start positions and their verdicts (True: dead), at most
+#   VERDICTS_MAX entries (cleared when full).
+# Both only ever hold exact verdicts: there is no "gave up" to remember.
+Context = tuple[str, int, frozenset[int]]
+_DEAD_KEYS: dict[Context, set[bytes]] = {}
+_dead_key_count = [0]
+_VERDICTS: dict[State, bool] = {}
+DEAD_KEYS_MAX: Final = 200_000
+VERDICTS_MAX: Final = 16_384
+
+
+def known_verdict(state: State) -> bool | None:
+    """What earlier searches proved about ``state``: dead, alive, or None."""
+    return _VERDICTS.get(state)
+
+
+def position_key(state: State, places: list[int], table: bytes) -> bytes:
+    """The waste, then the tableau piles sorted, each card replaced by its class,
+    and whether a vacancy must be filled (four-seasons-1883)."""
+    piles = state.piles
+    waste = bytes(piles[places[0]]).translate(table)
+    tableau = sorted([bytes(piles[i]).translate(table) for i in places[1:]])
+    return b"\xff".join([waste, *tableau, b"\x01" if state.vacancy >= 0 else b""])
+
+
+def cover(state: State, places: list[int], marks: bytes) -> int:
+    """How many cards lie on the shallowest wanted card (0: one is on top; a
+    large number when none lies in ``places``). ``marks`` translates a wanted
+    card to 1 and any other to 0, so the scan runs in C."""
+    best = 1_000
+    piles = state.piles
+    for i in places:
+        pile = piles[i]
+        at = bytes(pile).translate(marks).rfind(1)
+        if at >= 0 and len(pile) - 1 - at < best:
+            best = len(pile) - 1 - at
+    return best
+
+
+def wanted_marks(wanted: frozenset[int]) -> bytes:
+    table = bytearray(256)
+    for c in wanted:
+        table[c] = 1
+    return bytes(table)
+
+
+def dead_search(state: State, moves: list[Move] | None = None,
+                slice_s: float = SLICE_S) -> Generator[None, None, bool]:
+    """Whether ``state`` is dead, yielding after every ``slice_s`` seconds of
+    search. ``moves``: the legal moves of ``state``, when the caller has them."""
+    known = known_verdict(state)
+    if known is not None:
+        return known
+    rules = RULES[state.variant]
+    wanted = rules.foundation_wants(state)
+    context = (state.variant, state.base, wanted)
+    known_dead = _DEAD_KEYS.get(context, set())
+    dead, seen = yield from exhaust(rules, state, wanted, moves, slice_s, known_dead)
+    if dead:
+        _remember_dead(context, seen)
+    return _decided(state, dead)
+
+
+def exhaust(rules: Rules, state: State, wanted: frozenset[int], moves: list[Move] | None,
+            slice_s: float, known_dead: set[bytes]) -> Generator[None, None, tuple[bool, set[bytes]]]:
+    """The search itself: (dead, keys seen). Positions whose key is in
+    ``known_dead`` are not entered. Memory: one key and at most one queued
+    position per position of the region."""
+    table = rules.card_classes(wanted)
+    marks = wanted_marks(wanted)
+    places = [WASTE, *rules.tableau_range]
+    seen: set[bytes] = {position_key(state, places, table)}
+    heap: list[tuple[int, int, State]] = [(0, 0, state)]
+    pushed = 0
+    started = perf_counter()
+    while heap:
+        s = heapq.heappop(heap)[2]
+        for m in (moves if s is state and moves is not None else rules.legal_moves(s)):
+            if m.dst[0] == "f":
+                return False, seen
+            nxt = rules.apply(s, m)
+            key = position_key(nxt, places, table)
+            if key in seen or key in known_dead:
+                continue  # already queued, or nothing can be found from there
+            seen.add(key)
+            pushed += 1
+            heapq.heappush(heap, (cover(nxt, places, marks), pushed, nxt))
+        if perf_counter() - started >= slice_s:  # ~0.1 µs against ~30 µs a position
+            yield
+            started = perf_counter()
+    return True, seen
+
+
+def region(rules: Rules, state: State) -> tuple[bool, int]:
+    """(dead, positions seen) of one search run to its end with no memory of
+    earlier searches: for measurements."""
+    steps = exhaust(rules, state, rules.foundation_wants(state), None, 1e9, set())
+    while True:
+        try:
+            next(steps)
+        except StopIteration as done:
+            dead, seen = done.value
+            return dead, len(seen)
+
+
+def _decided(state: State, dead: bool) -> bool:
+    if len(_VERDICTS) >= VERDICTS_MAX:
+        _VERDICTS.clear()
+    # two players with the same position may search it at once: both are exact,
+    # so whichever lands first is the answer for both
+    return _VERDICTS.setdefault(state, dead)
+
+
+def _remember_dead(context: Context, seen: set[bytes]) -> None:
+    if len(seen) > DEAD_KEYS_MAX:
+        return  # a region larger than the whole memory is not worth keeping
+    if _dead_key_count[0] + len(seen) > DEAD_KEYS_MAX:
+        _DEAD_KEYS.clear()
+        _dead_key_count[0] = 0
+    _DEAD_KEYS.setdefault(context, set()).update(seen)
+    _dead_key_count[0] += len(seen)
+
+
+def clear_caches() -> None:
+    """Forget every remembered verdict."""
+    _VERDICTS.clear()
+    _DEAD_KEYS.clear()
+    _dead_key_count[0] = 0

@@ -1,0 +1,53 @@
+"""Golden dead regions: the largest dead regions met in random play, kept with
+their deal and moves (seeds/deals/dead_regions_v1.json says how they were
+found). Each must still be declared dead at the move that made it dead, with
+the region size recorded, and the plain exhaustive search must agree."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from server.game import dead, engine
+from server.game.engine import DEAD, IN_PROGRESS
+from server.game.state import State
+from tests.game.helpers import fresh_engine_caches, plain_dead
+
+CORPUS = Path(__file__).resolve().parents[2] / "seeds" / "deals" / "dead_regions_v1.json"
+ENTRIES: list[dict[str, Any]] = json.loads(CORPUS.read_text())["regions"]
+# the plain search runs where it is affordable in a test (it counts every card
+# by itself: regions grow by up to three orders of magnitude)
+PLAIN_LIMIT = 5_000
+
+
+def replay(entry: dict[str, Any]) -> list[State]:
+    s = engine.new_game(entry["variant"], entry["deal"])
+    rules = engine.rules_of(s)
+    states = [s]
+    for text in entry["moves"].split():
+        m = engine.parse(text)
+        assert m in rules.legal_moves(s), f"{text} is not legal here"
+        s = rules.apply(s, m)
+        states.append(s)
+    return states
+
+
+def test_the_corpus_covers_the_searched_families() -> None:
+    assert {e["variant"] for e in ENTRIES} >= {"four-seasons", "four-seasons-1883"}
+    assert all(e["found_by"] for e in ENTRIES)
+
+
+@pytest.mark.parametrize("entry", ENTRIES, ids=lambda e: f"{e['variant']}-{e['deal']}-{e['region']}")
+def test_golden_dead_region(entry: dict[str, Any]) -> None:
+    states = replay(entry)
+    final = states[-1]
+    assert dead.region(engine.rules_of(final), final) == (True, entry["region"])
+    with fresh_engine_caches():
+        assert engine.status(states[-2]) == IN_PROGRESS
+        assert engine.status_and_moves(final) == (DEAD, [])
+    plain = entry.get("plain_region")
+    if plain is not None and plain <= PLAIN_LIMIT:
+        assert plain_dead(final) is True
