@@ -26,7 +26,7 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import ResponseError
 
 from .resp import RespConnection, array_header, pack_args
-from .router import Address, Router
+from .router import SINGLE, Address, Router
 
 MAX_BATCH = 512
 REDIRECTS = 5  # MOVED/ASK/TRYAGAIN rounds before a call counts as failed
@@ -108,8 +108,11 @@ class ScriptBatcher:
         todo = batch
         for round_ in range(REDIRECTS + 1):
             groups: dict[Address, list[Pending]] = {}
-            for item in todo:
-                groups.setdefault(self._router.address(item[2]), []).append(item)
+            if not self._router.cluster:  # one server: no slot lookup per call
+                groups[SINGLE] = todo
+            else:
+                for item in todo:
+                    groups.setdefault(self._router.address(item[2]), []).append(item)
             outcomes = await asyncio.gather(*(self._send_node(addr, items)
                                               for addr, items in groups.items()))
             todo = [item for again in outcomes for item in again]
@@ -147,16 +150,16 @@ class ScriptBatcher:
             fut = item[1]
             if fut.done():
                 continue
-            if _error(result, "MOVED") or _error(result, "TRYAGAIN"):
+            if not isinstance(result, ResponseError):  # nearly every reply: skip the checks
+                fut.set_result(result)
+            elif _error(result, "MOVED") or _error(result, "TRYAGAIN"):
                 redo.append(item)
             elif _is_noscript(result):  # lost again at once: as if Redis were away
                 fut.set_exception(RedisConnectionError(f"the script cache keeps emptying: {result}"))
             elif _error(result, "CLUSTERDOWN"):
                 fut.set_exception(RedisConnectionError(str(result)))
-            elif isinstance(result, ResponseError):
-                fut.set_exception(result)
             else:
-                fut.set_result(result)
+                fut.set_exception(result)
         return redo
 
     async def _run(self, conn: RespConnection, batch: list[Pending]) -> list[Any]:
