@@ -62,6 +62,7 @@ class Router:
     def address(self, slot: int) -> Address:
         if self._single is not None:
             return SINGLE
+        assert isinstance(self._redis, RedisCluster)
         node = self._redis.nodes_manager.get_node_from_slot(slot)
         return (node.host, int(node.port))
 
