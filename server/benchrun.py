@@ -252,7 +252,8 @@ def targets(r: dict[str, Any]) -> list[dict[str, Any]]:
 
 def _share(g: dict[str, Any]) -> str:
     text = f"{g['generator_cpu_share']:.2f} of a core"
-    return text + " SATURATED" if g["generator_saturated"] else text
+    text += " SATURATED" if g["generator_saturated"] else ""
+    return text + f" (machine {100 * g.get('machine_busy', 0.0):.0f}% busy)"
 
 
 def print_report(r: dict[str, Any]) -> None:

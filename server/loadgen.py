@@ -22,6 +22,8 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
+import psutil
+
 from .loadtest import (
     Player,
     Stats,
@@ -46,6 +48,9 @@ class Phase:
     stats: Stats
     wall_s: float
     cpu_s: list[float]  # each process's CPU seconds during the phase
+    # the whole machine's busy share over the phase (0..1): on a shared machine
+    # every process may get less than a core, generator or not
+    machine_busy: float = 0.0
 
     @property
     def shares(self) -> list[float]:
@@ -62,7 +67,7 @@ class Phase:
 
     def summary(self) -> dict[str, Any]:
         return {"generator_cpu_share": self.busiest, "generator_cpu_shares": self.shares,
-                "generator_saturated": self.saturated}
+                "generator_saturated": self.saturated, "machine_busy": self.machine_busy}
 
 
 def rooms_of(players: int, per_room: int, part: int, parts: int) -> list[int]:
@@ -182,13 +187,15 @@ class Generators:
         in proportion to each generator's players."""
         commands = [{"op": op, "part": k, "parts": self.count, **fields}
                     for k in range(self.count)]
+        psutil.cpu_percent()  # starts the machine's count for this phase
         answers = await self._all(commands)
+        busy = psutil.cpu_percent() / 100
         stats = Stats(rtts=[x for a in answers for x in a["rtts"]], accepted=sum(
             a["accepted"] for a in answers))
         replies = sum(a["replies"] for a in answers)
         if replies:
             stats.reply_bytes = [sum(a["reply_bytes"] for a in answers) // replies]
-        return Phase(stats, max(a["wall_s"] for a in answers), [a["cpu_s"] for a in answers])
+        return Phase(stats, max(a["wall_s"] for a in answers), [a["cpu_s"] for a in answers], busy)
 
     async def stop(self) -> None:
         for proc in self._procs:

@@ -42,7 +42,7 @@ def test_bench_reports_every_figure_as_json() -> None:
     for side in ("server", "echo"):
         g = report["generator"][side]
         assert len(g["generator_cpu_shares"]) == 2 and g["generator_cpu_share"] > 0
-        assert isinstance(g["generator_saturated"], bool)
+        assert isinstance(g["generator_saturated"], bool) and 0 <= g["machine_busy"] <= 1
     # the sweep: every rate, in order, both sides measured, two runs each
     assert [s["rate"] for s in report["sweep"]] == [20.0, 40.0]
     for s in report["sweep"]:
