@@ -23,12 +23,12 @@ from typing import Any
 
 import psutil
 
-from .loadtest import close_all, closed_loop, open_loop, pct, seat, start_server
+from .loadtest import NO_ADDRESS_LIMITS, close_all, closed_loop, open_loop, pct, seat, start_server
 from .localcluster.supervisor import LocalDeployment
 from .localcluster.topology import Topology
 
 BENCH_ENV = {"PATIENCE_COUNTDOWN_MS": "0", "PATIENCE_RATE_PER_2S": "100000",
-             "PATIENCE_RACE_SECONDS": "3600", "PATIENCE_LOG_LEVEL": "WARNING"}
+             "PATIENCE_RACE_SECONDS": "3600", "PATIENCE_LOG_LEVEL": "WARNING", **NO_ADDRESS_LIMITS}
 PARTS = ("servers", "primaries", "replicas", "haproxy", "load generator")
 
 
@@ -75,7 +75,8 @@ async def measure(target: Target, args: argparse.Namespace, seed: int) -> dict[s
     row["round_trips_per_move"] = (r1 - r0) / moves
     row["cpu_us_per_move"] = {part: 1e6 * (c1[part] - c0[part]) / moves for part in c1}
     players = await seat(target.urls, args.open_players, 2, args.variant, seed + 1)
-    opened = await open_loop(players, args.rate, args.seconds)
+    # one open-loop rate per configuration: the lowest of --rates
+    opened = await open_loop(players, args.rates[0], args.seconds)
     await close_all([p.ws for p in players])
     row["open"] = {"per_s": opened.accepted / args.seconds, "p50_ms": pct(opened.rtts, 0.5),
                    "p99_ms": pct(opened.rtts, 0.99)}
@@ -119,6 +120,7 @@ async def run_cluster(args: argparse.Namespace) -> dict[str, Any]:
     report: dict[str, Any] = {"args": {k: v for k, v in vars(args).items()
                                        if isinstance(v, int | float | str | bool)},
                               "cores": os.cpu_count(), "rows": []}
+    report["args"]["rate"] = args.rates[0]  # the one open-loop rate measured here
     with tempfile.TemporaryDirectory(prefix="patience-bench-cluster-") as tmp:
         root = Path(tmp)
         report["rows"].append(await _single(args, root))

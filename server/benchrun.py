@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import statistics
+import random
 import sys
 import tempfile
 import time
@@ -14,21 +14,21 @@ from typing import Any
 
 from websockets.asyncio.server import ServerConnection, serve
 
+from .game.variants import RULES
+from .loadgen import Generators
 from .loadtest import (
     Proc,
     Stats,
     close_all,
-    echo_closed,
     echo_conns,
-    echo_open,
     metric,
-    open_loop,
     pct,
-    seat,
     start_echo,
     start_server,
 )
-from .loadtest import closed_loop as bots_closed_loop
+
+P99_LIMIT = 3.0  # target 3: the server's p99 within this many times the echo's at the same rate
+ENGINE_VARIANT = "four-seasons"  # target 5's engine figure
 
 
 async def _echo(reply_bytes: int) -> None:
@@ -62,9 +62,74 @@ def _median_run(runs: list[dict[str, Any]], key: str) -> dict[str, Any]:
     return sorted(runs, key=lambda r: r[key])[len(runs) // 2]
 
 
+async def _closed_run(gens: Generators, servers: list[Proc], echoes: list[Proc],
+                      args: argparse.Namespace, rep: int, report: dict[str, Any]) -> dict[str, Any]:
+    """One closed-loop measurement: our servers, then the echoes with the same reply size."""
+    await gens.run("seat", urls=[s.url for s in servers], players=args.players,
+                   per_room=args.per_room, variant=args.variant, seed=1 + rep)
+    m0 = [metric(s, "patience_moves_accepted") for s in servers]
+    r0 = _sum_metric(servers, "patience_move_redis_round_trips")
+    cpu0 = _cpu_s(servers)
+    ours = await gens.run("closed", seconds=args.seconds)
+    cpu1 = _cpu_s(servers)
+    m1 = [metric(s, "patience_moves_accepted") for s in servers]
+    r1 = _sum_metric(servers, "patience_move_redis_round_trips")
+    await gens.run("close")
+    if not echoes:
+        report["reply_bytes"] = ours.stats.reply_bytes[0] if ours.stats.reply_bytes else 600
+        for _ in range(args.servers):
+            echoes.append(start_echo(report["reply_bytes"]))
+    await gens.run("echo_conns", urls=[e.url for e in echoes], n=args.players)
+    ecpu0 = _cpu_s(echoes)
+    base = await gens.run("echo_closed", seconds=args.seconds)
+    ecpu1 = _cpu_s(echoes)
+    await gens.run("close")
+    moves = [b - a for a, b in zip(m0, m1, strict=True)]
+    server_us = 1e6 * (cpu1 - cpu0) / max(1, ours.stats.accepted)
+    echo_us = 1e6 * (ecpu1 - ecpu0) / max(1, base.stats.accepted)
+    return {"rows": [_row("server", ours.stats, args.seconds), _row("echo", base.stats, args.seconds)],
+            "ratio": ours.stats.accepted / max(1, base.stats.accepted),
+            "moves_by_server": moves,
+            "redis_round_trips_per_move": (r1 - r0) / max(1.0, sum(moves)),
+            # CPU per round trip is the steadiest figure on a shared machine
+            "cpu_us": {"server_per_move": server_us, "echo_per_round_trip": echo_us,
+                       "times_echo": server_us / echo_us if echo_us else float("nan")},
+            "generator": {"server": ours.summary(), "echo": base.summary()}}
+
+
+async def _open_run(gens: Generators, servers: list[Proc], echoes: list[Proc],
+                    args: argparse.Namespace, rep: int, rate: float) -> dict[str, Any]:
+    """One open-loop measurement at ``rate`` moves/s in total, server then echo."""
+    await gens.run("seat", urls=[s.url for s in servers], players=args.open_players, per_room=2,
+                   variant=args.variant, seed=100 + rep)
+    ours = await gens.run("open", rate=rate, of=args.open_players, seconds=args.sweep_seconds)
+    await gens.run("close")
+    await gens.run("echo_conns", urls=[e.url for e in echoes], n=args.open_players)
+    base = await gens.run("echo_open", rate=rate, of=args.open_players, seconds=args.sweep_seconds)
+    await gens.run("close")
+    srv = _row("server", ours.stats, args.sweep_seconds)
+    echo = _row("echo", base.stats, args.sweep_seconds)
+    return {"rate": rate, "rows": [srv, echo], "p99_ratio": srv["p99_ms"] / echo["p99_ms"],
+            "generator": {"server": ours.summary(), "echo": base.summary()}}
+
+
+def knee(points: list[tuple[float, float]], limit: float = P99_LIMIT) -> float | None:
+    """The highest rate up to which every swept rate's p99 ratio is within
+    ``limit`` (None: not even the lowest); a missing ratio (nan) counts as over."""
+    best = None
+    for rate, ratio in sorted(points):
+        if not ratio <= limit:
+            break
+        best = rate
+    return best
+
+
 async def run(args: argparse.Namespace) -> dict[str, Any]:
     report: dict[str, Any] = {"args": {k: v for k, v in vars(args).items()
                                        if isinstance(v, int | float | str | bool)}}
+    report["args"]["rates"] = args.rates
+    gens = Generators(args.generators)
+    await gens.start()
     with tempfile.TemporaryDirectory(prefix="patience-bench-") as data:
         servers: list[Proc] = []
         echoes: list[Proc] = []
@@ -72,60 +137,33 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             # several servers share the first one's embedded Redis (or $REDIS_URL)
             for _ in range(args.servers):
                 servers.append(start_server(data))
-            urls = [s.url for s in servers]
-            closed_runs, open_runs = [], []
+            closed_runs: list[dict[str, Any]] = []
+            sweep: dict[float, list[dict[str, Any]]] = {rate: [] for rate in args.rates}
             for rep in range(args.repeat):
-                # closed loop: our servers, then the echoes with the same reply size
-                players = await seat(urls, args.players, args.per_room, args.variant, 1 + rep)
-                m0 = [metric(s, "patience_moves_accepted") for s in servers]
-                r0 = _sum_metric(servers, "patience_move_redis_round_trips")
-                cpu0 = _cpu_s(servers)
-                ours = await bots_closed_loop(players, args.seconds)
-                cpu1 = _cpu_s(servers)
-                m1 = [metric(s, "patience_moves_accepted") for s in servers]
-                r1 = _sum_metric(servers, "patience_move_redis_round_trips")
-                await close_all([p.ws for p in players])
-                if not echoes:
-                    reply = int(statistics.mean(ours.reply_bytes)) if ours.reply_bytes else 600
-                    report["reply_bytes"] = reply
-                    for _ in range(args.servers):
-                        echoes.append(start_echo(reply))
-                conns = await echo_conns([e.url for e in echoes], args.players)
-                ecpu0 = _cpu_s(echoes)
-                base = await echo_closed(conns, args.seconds)
-                ecpu1 = _cpu_s(echoes)
-                await close_all(conns)
-                moves = [b - a for a, b in zip(m0, m1, strict=True)]
-                closed_runs.append({
-                    "rows": [_row("server", ours, args.seconds), _row("echo", base, args.seconds)],
-                    "ratio": ours.accepted / max(1, base.accepted),
-                    "moves_by_server": moves,
-                    "redis_round_trips_per_move": (r1 - r0) / max(1.0, sum(moves)),
-                    # CPU per round trip is the steadiest figure on a shared machine
-                    "cpu_us": {"server_per_move": 1e6 * (cpu1 - cpu0) / max(1, ours.accepted),
-                               "echo_per_round_trip": 1e6 * (ecpu1 - ecpu0) / max(1, base.accepted)}})
-
-                # open loop at a fixed total rate
-                players = await seat(urls, args.open_players, 2, args.variant, 100 + rep)
-                ours_open = await open_loop(players, args.rate, args.seconds)
-                await close_all([p.ws for p in players])
-                conns = await echo_conns([e.url for e in echoes], args.open_players)
-                base_open = await echo_open(conns, args.rate, args.seconds)
-                await close_all(conns)
-                srv, echo = _row("server", ours_open, args.seconds), _row("echo", base_open, args.seconds)
-                open_runs.append({"rows": [srv, echo], "p99_ratio": srv["p99_ms"] / echo["p99_ms"]})
-            middle = _median_run(closed_runs, "ratio")
-            report["closed"] = middle["rows"]
-            report["closed_ratios"] = [r["ratio"] for r in closed_runs]
-            report["closed_runs"] = closed_runs
-            report["cpu_us"] = middle["cpu_us"]
-            report["redis_round_trips_per_move"] = middle["redis_round_trips_per_move"]
-            report["open"] = _median_run(open_runs, "p99_ratio")["rows"]
-            report["open_p99_ratios"] = [r["p99_ratio"] for r in open_runs]
+                closed_runs.append(await _closed_run(gens, servers, echoes, args, rep, report))
+                for rate in args.rates:
+                    sweep[rate].append(await _open_run(gens, servers, echoes, args, rep, rate))
         finally:
             for proc in echoes + servers[::-1]:  # the first server owns the embedded Redis
                 proc.stop()
+            await gens.stop()
+        middle = _median_run(closed_runs, "ratio")
+        report["closed"] = middle["rows"]
+        report["closed_ratios"] = [r["ratio"] for r in closed_runs]
+        report["closed_runs"] = closed_runs
+        report["cpu_us"] = _median_run(closed_runs, "ratio")["cpu_us"]
+        report["cpu_times_echo"] = sorted(r["cpu_us"]["times_echo"] for r in closed_runs)[
+            len(closed_runs) // 2]
+        report["generator"] = middle["generator"]
+        report["redis_round_trips_per_move"] = middle["redis_round_trips_per_move"]
+        report["sweep"] = [{**_median_run(runs, "p99_ratio"),
+                            "p99_ratios": [r["p99_ratio"] for r in runs]}
+                           for _, runs in sorted(sweep.items())]
+        report["knee"] = knee([(s["rate"], s["p99_ratio"]) for s in report["sweep"]])
         report["idle"] = await idle_memory(data, args)
+    report["engine"] = {"variant": ENGINE_VARIANT,
+                        "gen_apply_per_s": engine_rate(ENGINE_VARIANT, args.engine_seconds)}
+    report["targets"] = targets(report)
     return report
 
 
@@ -165,31 +203,102 @@ async def seat_idle(url: str, n: int, variant: str) -> list[Any]:
     return out
 
 
+def engine_rate(variant: str, seconds: float, seed: int = 1) -> float:
+    """Legal-move generations + applies per second of random play (the same
+    loop as ``bench/engine.py``), in this process."""
+    rules = RULES[variant]
+    rng = random.Random(seed)
+    steps = 0
+    started = time.perf_counter()
+    while time.perf_counter() - started < seconds:
+        state = rules.initial(rng.randrange(1, 10**12))
+        for _ in range(300):
+            moves = rules.legal_moves(state)
+            if not moves:
+                break
+            state = rules.apply(state, moves[rng.randrange(len(moves))])
+            steps += 1
+    return steps / (time.perf_counter() - started)
+
+
+def targets(r: dict[str, Any]) -> list[dict[str, Any]]:
+    """Issue 12's targets, each with its figure from this report and whether it
+    is met; a figure whose load generator was saturated is marked as such."""
+    at = {s["rate"]: s["p99_ratio"] for s in r["sweep"]}
+    gen = r["generator"]
+    saturated = gen["server"]["generator_saturated"] or gen["echo"]["generator_saturated"]
+    out = [
+        {"name": "1. server CPU per accepted move / echo CPU per round trip",
+         "value": r["cpu_times_echo"], "target": "<= 2.5", "met": r["cpu_times_echo"] <= 2.5},
+        {"name": f"2. closed loop, {r['args']['players']} players: throughput / echo's",
+         "value": r["closed_ratios"] and sorted(r["closed_ratios"])[len(r["closed_ratios"]) // 2],
+         "target": ">= 0.35", "saturated": saturated},
+        {"name": f"3. open loop, {r['args']['open_players']} players: highest rate with p99 <= "
+                 f"{P99_LIMIT:g}x echo's", "value": r["knee"], "target": ">= 3000",
+         "met": r["knee"] is not None and r["knee"] >= 3000,
+         "p99_ratio_at": {str(int(k)): at.get(k) for k in (1000.0, 2000.0, 3000.0)}},
+        {"name": "5. Redis round trips per accepted move", "value": r["redis_round_trips_per_move"],
+         "target": "<= 1", "met": r["redis_round_trips_per_move"] <= 1},
+        {"name": "5. memory per idle connected player (KB)",
+         "value": r["idle"]["server_kb_per_player"], "target": "<= 30",
+         "met": r["idle"]["server_kb_per_player"] <= 30},
+        {"name": f"5. engine gen+apply/s ({r['engine']['variant']})",
+         "value": r["engine"]["gen_apply_per_s"], "target": ">= 50000",
+         "met": r["engine"]["gen_apply_per_s"] >= 50_000},
+    ]
+    out[1]["met"] = out[1]["value"] >= 0.35
+    return out
+
+
+def _share(g: dict[str, Any]) -> str:
+    text = f"{g['generator_cpu_share']:.2f} of a core"
+    text += " SATURATED" if g["generator_saturated"] else ""
+    return text + f" (machine {100 * g.get('machine_busy', 0.0):.0f}% busy)"
+
+
 def print_report(r: dict[str, Any]) -> None:
     a = r["args"]
-    print(f"{a['servers']} server process(es) against {a['servers']} echo process(es); "
-          f"median of {a['repeat']} run(s) of {a['seconds']} s each")
+    print(f"{a['servers']} server process(es) against {a['servers']} echo process(es), "
+          f"{a['generators']} load generator process(es); median of {a['repeat']} run(s)")
     print(f"reply size {r['reply_bytes']} B; Redis round trips per accepted move: "
           f"{r['redis_round_trips_per_move']:.3f}")
-    for phase, title, spread in (
-            ("closed", f"closed loop, {a['players']} players", "closed_ratios"),
-            ("open", f"open loop, {a['open_players']} players at {a['rate']}/s", "open_p99_ratios")):
-        srv, echo = r[phase]
-        print(f"{title} (the median run):")
-        for row in (srv, echo):
-            print(f"  {row['name']:6} {row['per_s']:9.0f}/s  p50 {row['p50_ms']:6.2f} ms  "
-                  f"p99 {row['p99_ms']:6.2f} ms  (n={row['n']})")
-        print(f"  ratio server/echo: throughput {srv['per_s'] / echo['per_s']:.2f}, "
-              f"p50 x{srv['p50_ms'] / echo['p50_ms']:.2f}, p99 x{srv['p99_ms'] / echo['p99_ms']:.2f}")
-        print(f"  every run's {'throughput' if phase == 'closed' else 'p99'} ratio: "
-              + ", ".join(f"{x:.2f}" for x in r[spread]))
+    srv, echo = r["closed"]
+    print(f"closed loop, {a['players']} players, {a['seconds']} s (the median run):")
+    for row in (srv, echo):
+        print(f"  {row['name']:6} {row['per_s']:9.0f}/s  p50 {row['p50_ms']:6.2f} ms  "
+              f"p99 {row['p99_ms']:6.2f} ms  (n={row['n']})")
+    print(f"  ratio server/echo: throughput {srv['per_s'] / echo['per_s']:.2f}, "
+          f"p50 x{srv['p50_ms'] / echo['p50_ms']:.2f}, p99 x{srv['p99_ms'] / echo['p99_ms']:.2f}")
+    print("  every run's throughput ratio: " + ", ".join(f"{x:.2f}" for x in r["closed_ratios"]))
+    print(f"  load generator (busiest process): server run {_share(r['generator']['server'])}, "
+          f"echo run {_share(r['generator']['echo'])}")
     cpu = r["cpu_us"]
-    print(f"server CPU per accepted move {cpu['server_per_move']:.0f} µs, echo CPU per round trip "
-          f"{cpu['echo_per_round_trip']:.0f} µs: ratio "
-          f"{cpu['echo_per_round_trip'] / cpu['server_per_move']:.2f}")
+    print(f"CPU per move: server {cpu['server_per_move']:.0f} µs per accepted move, echo "
+          f"{cpu['echo_per_round_trip']:.0f} µs per round trip: x{r['cpu_times_echo']:.2f} "
+          f"(every run: " + ", ".join(f"x{x['cpu_us']['times_echo']:.2f}" for x in r["closed_runs"])
+          + ")")
+    print(f"open loop, {a['open_players']} players, {a['sweep_seconds']} s per rate (median run):")
+    for s in r["sweep"]:
+        srv, echo = s["rows"]
+        gen = s["generator"]
+        print(f"  {s['rate']:7.0f}/s  server p99 {srv['p99_ms']:8.2f} ms, echo {echo['p99_ms']:6.2f} ms:"
+              f" x{s['p99_ratio']:.1f} (runs " + ", ".join(f"{x:.1f}" for x in s["p99_ratios"])
+              + f"); generator {_share(gen['server'])} / {_share(gen['echo'])}")
+    knee_ = r["knee"]
+    print(f"  knee (p99 within {P99_LIMIT:g}x the echo's): "
+          + (f"{knee_:.0f} moves/s" if knee_ is not None else "below the lowest rate"))
     idle = r["idle"]
     print(f"idle: {idle['server_kb_per_player']:.1f} KB per connected player "
           f"(echo: {idle['echo_kb_per_conn']:.1f} KB per connection)")
+    print(f"engine: {r['engine']['gen_apply_per_s']:,.0f} gen+apply/s ({r['engine']['variant']})")
+    print("targets:")
+    for t in r["targets"]:
+        value = t["value"]
+        shown = ("-" if value is None else f"{value:,.0f}" if value >= 100
+                 else f"{value:.2f}" if isinstance(value, float) else str(value))
+        note = " (load generator saturated)" if t.get("saturated") else ""
+        print(f"  {'met    ' if t['met'] else 'NOT met'} {t['name']}: {shown} (target {t['target']})"
+              + note)
 
 
 def _at_least_one(text: str) -> int:
@@ -209,13 +318,25 @@ def _server_counts(text: str) -> tuple[int, ...]:
     return counts
 
 
+def _rates(text: str) -> list[float]:
+    try:
+        rates = sorted({float(x) for x in text.split(",") if x.strip()})
+    except ValueError:
+        raise argparse.ArgumentTypeError("a comma-separated list of moves per second") from None
+    if not rates or rates[0] <= 0:
+        raise argparse.ArgumentTypeError("rates must be positive")
+    return rates
+
+
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--players", type=int, default=100, help="closed-loop players")
     p.add_argument("--per-room", type=int, default=2)
     p.add_argument("--open-players", type=int, default=1000)
-    p.add_argument("--rate", type=float, default=5000.0, help="open-loop moves per second in total")
+    p.add_argument("--rates", type=_rates, default=_rates("1000,1500,2000,2500,3000,4000"),
+                   help="open-loop total moves per second to sweep (comma-separated)")
     p.add_argument("--idle-players", type=int, default=1000)
-    p.add_argument("--seconds", type=float, default=8.0, help="per measurement")
+    p.add_argument("--seconds", type=float, default=8.0, help="per closed-loop measurement")
+    p.add_argument("--sweep-seconds", type=float, default=5.0, help="per open-loop rate")
     p.add_argument("--variant", default="simplicity", help="long random games keep players busy")
     p.add_argument("--repeat", type=_at_least_one, default=3,
                    help="runs of each measurement; the report gives the median run")
@@ -227,6 +348,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                         "and 3 server processes beside one server on one Redis; needs haproxy")
     p.add_argument("--cluster-servers", type=_server_counts, default=(1, 2, 3), metavar="K,K,..",
                    help="with --cluster: the numbers of server processes to measure (default 1,2,3)")
+
+
+    p.add_argument("--generators", type=_at_least_one, default=2,
+                   help="load generator processes (the same ones drive server and echo)")
+    p.add_argument("--engine-seconds", type=float, default=1.0)
     p.add_argument("--json", action="store_true", help="print the report as JSON")
 
 

@@ -75,14 +75,18 @@ def _spawn(args: list[str], env: dict[str, str]) -> Proc:
     raise RuntimeError(f"could not start {' '.join(args)}")
 
 
+# Every simulated player comes from this machine's address: the per-address
+# budgets (server/limits.py) would refuse most of them.
+NO_ADDRESS_LIMITS = {"PATIENCE_CONNECTIONS_PER_ADDRESS": "1000000",
+                     "PATIENCE_ADDRESS_RATE_PER_2S": "10000000",
+                     "PATIENCE_ROOMS_PER_MINUTE": "1000000", "PATIENCE_CLAIMS_PER_HOUR": "1000000",
+                     "PATIENCE_JOIN_PENALTY_MS": "0"}
+
+
 def start_server(data_dir: str) -> Proc:
     env = dict(os.environ, PATIENCE_PORT="0", PATIENCE_COUNTDOWN_MS="0",
                PATIENCE_RATE_PER_2S="100000", PATIENCE_RACE_SECONDS="3600",
-               # every simulated player comes from this machine's address
-               PATIENCE_CONNECTIONS_PER_ADDRESS="1000000", PATIENCE_ADDRESS_RATE_PER_2S="10000000",
-               PATIENCE_ROOMS_PER_MINUTE="1000000", PATIENCE_CLAIMS_PER_HOUR="1000000",
-               PATIENCE_JOIN_PENALTY_MS="0",
-               PATIENCE_DATA_DIR=data_dir, PATIENCE_LOG_LEVEL="WARNING")
+               PATIENCE_DATA_DIR=data_dir, PATIENCE_LOG_LEVEL="WARNING", **NO_ADDRESS_LIMITS)
     return _spawn([sys.executable, "-m", "server.cli", "serve"], env)
 
 

@@ -127,6 +127,10 @@ CLIENT_MESSAGES: Final[dict[str, dict[str, Field]]] = {
     "ghost": {"code": Field(str, max_len=16), "player": Field(int, False, 1, MAX_PLAYERS)},
 }
 
+# The move's limits, for decode_client's inline check (a test holds them to the table)
+_SEQ_HIGH: Final = 2**31
+_MOVE_LEN: Final = 32
+
 # Server -> client messages: type -> the fields it carries (documentation and tests).
 SERVER_MESSAGES: Final[dict[str, str]] = {
     "welcome": "proto, server_time, resumed, identified (the claimed name proved by the key, or null), "
@@ -178,6 +182,12 @@ def decode_client(frame: bytes | str) -> dict[str, Any]:
     if not isinstance(data, dict) or not isinstance(data.get("t"), str):
         raise ProtocolError("bad_frame", "a message is a msgpack map with a string 't'")
     kind = data["t"]
+    if kind == "move":  # the message of the hot path: its three fields checked inline
+        seq, move, v = data.get("seq"), data.get("move"), data.get("v")
+        if type(seq) is int and type(v) is int and type(move) is str \
+                and 0 <= seq <= _SEQ_HIGH and 0 <= v <= _SEQ_HIGH and len(move) <= _MOVE_LEN:
+            return {"t": kind, "seq": seq, "move": move, "v": v}
+        # anything else takes the general path below, for its precise error
     fields = CLIENT_MESSAGES.get(kind)
     if fields is None:
         raise ProtocolError("unknown_type", f"unknown message type {kind[:32]!r}")

@@ -35,6 +35,24 @@ def test_a_valid_move_decodes_to_its_fields() -> None:
     assert msg == {"t": "move", "seq": 3, "move": "w-t3", "v": 2}
 
 
+def test_the_inline_move_check_keeps_to_the_table() -> None:
+    from server.protocol import _MOVE_LEN, _SEQ_HIGH
+
+    fields = CLIENT_MESSAGES["move"]
+    assert set(fields) == {"seq", "move", "v"}
+    assert fields["seq"].low == fields["v"].low == 0
+    assert fields["seq"].high == fields["v"].high == _SEQ_HIGH
+    assert fields["move"].max_len == _MOVE_LEN
+    # the bounds themselves pass, one past them does not
+    top = {"t": "move", "seq": _SEQ_HIGH, "move": "x" * _MOVE_LEN, "v": _SEQ_HIGH}
+    assert decode_client(encode(top)) == top
+    for past in ({"seq": _SEQ_HIGH + 1}, {"v": _SEQ_HIGH + 1}, {"v": -1}, {"v": False},
+                 {"move": b"t1-t2"}, {"v": None}):
+        with pytest.raises(ProtocolError) as err:
+            decode_client(encode({**top, **past}))
+        assert err.value.code == "bad_field"
+
+
 @pytest.mark.parametrize(("frame", "code"), [
     ("text", "bad_frame"),
     (b"\xc1", "bad_frame"),

@@ -37,6 +37,9 @@ REDIS_NODE_CONFIG: dict[str, str] = {
 SERVER_ENV: dict[str, str] = {
     "REDIS_CLUSTER": "1",
     "PATIENCE_DURABILITY": "replica",
+    # only the load balancer reaches the servers (loopback here, the private network
+    # under compose): believe the client address it forwards for the per-address limits
+    "PATIENCE_TRUSTED_PROXIES": "127.0.0.0/8,10.0.0.0/8,172.16.0.0/12,192.168.0.0/16",
 }
 
 
@@ -72,7 +75,7 @@ class Balancer:
         return [f"bind {bind}", "default_backend servers"]
 
     def backend_lines(self) -> list[str]:
-        return [f"balance {self.balance}", f"option httpchk {self.health}",
+        return [f"balance {self.balance}", "option forwardfor", f"option httpchk {self.health}",
                 "http-check expect status 200"]
 
 

@@ -13,13 +13,12 @@ import time
 from collections.abc import Callable
 from typing import Any, Protocol
 
-from aiolimiter import AsyncLimiter
 from websockets.asyncio.server import ServerConnection, broadcast
 from websockets.exceptions import ConnectionClosed
 from websockets.protocol import State
 
 from .. import metrics
-from ..limits import Address
+from ..limits import Address, Bucket
 from ..protocol import CLOSE_INTERNAL, CLOSE_POLICY, ProtocolError, decode_client, encode, error
 from .outbox import Outbox
 
@@ -98,18 +97,22 @@ async def _serve(ws: ServerConnection, make_endpoint: EndpointFactory, rate_per_
     bad = 0
     refused = 0
     last_refused = 0.0
-    # a leaky bucket per connection: no threads, no shared state to lock
-    limiter = AsyncLimiter(rate_per_2s, 2)
+    # a token bucket per connection, refilled at rate_per_2s every 2 s: a plain
+    # object with no await (an asyncio limiter's acquire cost a coroutine per message)
+    now = time.monotonic()
+    bucket = Bucket(rate_per_2s, rate_per_2s / 2, now)
     try:
         async for frame in ws:
-            # the connection's own bucket, then the one its address shares
-            if limiter.has_capacity() and address.messages.take(time.monotonic()):
-                await limiter.acquire()  # returns at once: there is capacity
-                if refused and time.monotonic() - last_refused > 2.0:
+            # the connection's own bucket, then the one its address shares; the
+            # connection's token is taken only when both have one
+            now = time.monotonic()
+            if bucket.wait(now) == 0.0 and address.messages.take(now):
+                bucket.take(now)
+                if refused and now - last_refused > 2.0:
                     refused = 0  # it slowed down: forgive the earlier burst
             else:
                 refused += 1
-                last_refused = time.monotonic()
+                last_refused = now
                 if refused > rate_per_2s:
                     await _close_policy(ws, outbox, "rate limit exceeded")
                     return

@@ -26,7 +26,7 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import ResponseError
 
 from .resp import RespConnection, array_header, pack_args
-from .router import Address, Router
+from .router import SINGLE, Address, Router
 
 MAX_BATCH = 512
 REDIRECTS = 5  # MOVED/ASK/TRYAGAIN rounds before a call counts as failed
@@ -116,9 +116,12 @@ class ScriptBatcher:
             # One pipeline per node, ASKed calls included: a connection carries one
             # pipeline at a time, or replies would reach the wrong callers.
             groups: dict[Address, list[Job]] = {}
-            for asked, item in jobs:
-                groups.setdefault(asked or self._router.address(item[2]), []).append(
-                    (item, asked is not None))
+            if not self._router.cluster:  # one server: no slot lookup per call
+                groups[SINGLE] = [(item, False) for _, item in jobs]
+            else:
+                for asked, item in jobs:
+                    groups.setdefault(asked or self._router.address(item[2]), []).append(
+                        (item, asked is not None))
             outcomes = await asyncio.gather(*(self._send_node(addr, group)
                                               for addr, group in groups.items()))
             jobs = [job for again in outcomes for job in again]
@@ -153,7 +156,9 @@ class ScriptBatcher:
             fut = item[1]
             if fut.done():
                 continue
-            if _error(result, "ASK"):  # a slot mid-migration: this key already moved
+            if not isinstance(result, ResponseError):  # nearly every reply: skip the checks
+                fut.set_result(result)
+            elif _error(result, "ASK"):  # a slot mid-migration: this key already moved
                 host, _, port = str(result).split()[2].rpartition(":")
                 redo.append(((host, int(port)), item))
             elif _error(result, "MOVED") or _error(result, "TRYAGAIN"):

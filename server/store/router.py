@@ -18,6 +18,7 @@ from redis.crc import key_slot
 from .resp import RespConnection
 
 Address = tuple[str, int]
+SINGLE: Address = ("", 0)  # the address of every call on a single server
 
 
 def slot_of(key: str) -> int:
@@ -59,8 +60,9 @@ class Router:
             await self._redis.nodes_manager.initialize()
 
     def address(self, slot: int) -> Address:
-        if not isinstance(self._redis, RedisCluster):
-            return ("", 0)
+        if self._single is not None:
+            return SINGLE
+        assert isinstance(self._redis, RedisCluster)
         node = self._redis.nodes_manager.get_node_from_slot(slot)
         return (node.host, int(node.port))
 

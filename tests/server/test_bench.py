@@ -1,50 +1,75 @@
 """``patience-server bench`` end to end, tiny: every figure of the report is there
-and comes from real work (moves accepted, echoes answered, memory measured)."""
+and comes from real work (moves accepted, echoes answered, memory measured);
+and the bench's own arithmetic (the knee, the targets, the generators' shares
+and parts), fed made-up figures. Nothing here is timed."""
 
 from __future__ import annotations
 
 import json
 import subprocess
 import sys
+from typing import Any
+
+import pytest
 
 from server.benchcluster import sizing
+from server.benchrun import P99_LIMIT, knee, targets
+from server.loadgen import SATURATED, Phase, rooms_of
+from server.loadtest import Stats
 from tests.localcluster_support import needs_haproxy
 
 
 def test_bench_reports_every_figure_as_json() -> None:
     out = subprocess.run(
         [sys.executable, "-m", "server.cli", "bench", "--players", "4", "--open-players", "4",
-         "--rate", "20", "--idle-players", "4", "--seconds", "1", "--repeat", "2", "--servers", "2",
+         "--rates", "40,20", "--idle-players", "4", "--seconds", "1", "--sweep-seconds", "1",
+         "--repeat", "2", "--servers", "2", "--generators", "2", "--engine-seconds", "0.1",
          "--json"],
-        capture_output=True, text=True, timeout=180, check=True)
+        capture_output=True, text=True, timeout=300, check=True)
     report = json.loads(out.stdout)
     server, echo = report["closed"]
     assert server["name"] == "server" and server["n"] > 0 and echo["n"] > 0
-    assert report["open"][0]["n"] > 0 and report["open"][1]["n"] > 0
     assert 0 < report["redis_round_trips_per_move"] <= 1
     assert report["cpu_us"]["server_per_move"] > 0 and report["cpu_us"]["echo_per_round_trip"] > 0
+    assert report["cpu_times_echo"] > 0
     assert report["idle"]["players"] == 4
     assert report["args"]["players"] == 4
     # two runs of each measurement, the median one reported
-    assert len(report["closed_ratios"]) == 2 and len(report["open_p99_ratios"]) == 2
+    assert len(report["closed_ratios"]) == 2
     assert report["closed"] in [run["rows"] for run in report["closed_runs"]]
     # both server processes took moves: the players of a room sit on different ones
     assert all(run["moves_by_server"][0] > 0 and run["moves_by_server"][1] > 0
                for run in report["closed_runs"])
+    # the generators' CPU share is reported for both sides of every phase
+    for side in ("server", "echo"):
+        g = report["generator"][side]
+        assert len(g["generator_cpu_shares"]) == 2 and g["generator_cpu_share"] > 0
+        assert isinstance(g["generator_saturated"], bool) and 0 <= g["machine_busy"] <= 1
+    # the sweep: every rate, in order, both sides measured, two runs each
+    assert [s["rate"] for s in report["sweep"]] == [20.0, 40.0]
+    for s in report["sweep"]:
+        assert s["rows"][0]["n"] > 0 and s["rows"][1]["n"] > 0 and len(s["p99_ratios"]) == 2
+    assert report["knee"] in (None, 20.0, 40.0)
+    assert report["engine"]["gen_apply_per_s"] > 0
+    assert [t["name"][:2] for t in report["targets"]] == ["1.", "2.", "3.", "5.", "5.", "5."]
 
 
-def test_bench_refuses_zero_runs_or_servers() -> None:
-    for option in ("--repeat", "--servers"):
-        out = subprocess.run([sys.executable, "-m", "server.cli", "bench", option, "0"],
+def test_bench_refuses_zero_runs_servers_or_generators_and_bad_rates() -> None:
+    for option, value, words in (("--repeat", "0", "must be at least 1"),
+                                 ("--servers", "0", "must be at least 1"),
+                                 ("--generators", "0", "must be at least 1"),
+                                 ("--rates", "1000,x", "comma-separated"),
+                                 ("--rates", "0,1000", "must be positive")):
+        out = subprocess.run([sys.executable, "-m", "server.cli", "bench", option, value],
                              capture_output=True, text=True, timeout=60)
-        assert out.returncode == 2 and "must be at least 1" in out.stderr
+        assert out.returncode == 2 and words in out.stderr
 
 
 @needs_haproxy
 def test_bench_cluster_reports_each_configuration_beside_one_node() -> None:
     out = subprocess.run(
         [sys.executable, "-m", "server.cli", "bench", "--cluster", "--cluster-servers", "2",
-         "--players", "4", "--open-players", "4", "--rate", "20", "--seconds", "0.5", "--json"],
+         "--players", "4", "--open-players", "4", "--rates", "20", "--seconds", "0.5", "--json"],
         capture_output=True, text=True, timeout=180, check=True)
     report = json.loads(out.stdout)
     names = [row["name"] for row in report["rows"]]
@@ -70,3 +95,68 @@ def test_bench_refuses_bad_cluster_server_counts() -> None:
         out = subprocess.run([sys.executable, "-m", "server.cli", "bench", "--cluster-servers", value],
                              capture_output=True, text=True, timeout=60)
         assert out.returncode == 2 and "--cluster-servers" in out.stderr
+
+
+
+
+def test_the_knee_is_the_highest_rate_before_the_first_one_over_the_limit() -> None:
+    assert knee([(2000, 2.9), (1000, 1.5), (3000, 3.1), (4000, 2.0)]) == 2000
+    assert knee([(1000, P99_LIMIT)]) == 1000  # within means up to and including
+    assert knee([(1000, 4.0), (2000, 1.0)]) is None
+    assert knee([(1000, 1.0), (2000, float("nan")), (3000, 1.0)]) == 1000
+    assert knee([]) is None
+
+
+def _report(**over: Any) -> dict[str, Any]:
+    unsaturated = {"generator_cpu_share": 0.5, "generator_cpu_shares": [0.5, 0.4],
+                   "generator_saturated": False}
+    r: dict[str, Any] = {
+        "args": {"players": 100, "open_players": 1000},
+        "cpu_times_echo": 2.4, "closed_ratios": [0.30, 0.40, 0.36],
+        "generator": {"server": unsaturated, "echo": unsaturated},
+        "sweep": [{"rate": 1000.0, "p99_ratio": 1.2}, {"rate": 2000.0, "p99_ratio": 2.0},
+                  {"rate": 3000.0, "p99_ratio": 2.9}],
+        "knee": 3000.0, "redis_round_trips_per_move": 0.05,
+        "idle": {"server_kb_per_player": 18.0}, "engine": {"variant": "four-seasons",
+                                                          "gen_apply_per_s": 150_000.0}}
+    r.update(over)
+    return r
+
+
+def test_the_targets_read_the_report() -> None:
+    met = targets(_report())
+    assert all(t["met"] for t in met)
+    assert met[1]["value"] == 0.36  # the median run's ratio
+    assert met[2]["p99_ratio_at"] == {"1000": 1.2, "2000": 2.0, "3000": 2.9}
+    missed = targets(_report(cpu_times_echo=2.6, closed_ratios=[0.3], knee=2500.0,
+                             redis_round_trips_per_move=1.5, idle={"server_kb_per_player": 31.0},
+                             engine={"variant": "four-seasons", "gen_apply_per_s": 40_000.0}))
+    assert not any(t["met"] for t in missed)
+    assert targets(_report(knee=None))[2]["met"] is False
+
+
+def test_a_saturated_generator_marks_the_closed_loop_figure() -> None:
+    busy = {"generator_cpu_share": 0.95, "generator_cpu_shares": [0.95, 0.5],
+            "generator_saturated": True}
+    calm = _report()["generator"]["server"]
+    assert targets(_report(generator={"server": calm, "echo": busy}))[1]["saturated"]
+    assert not targets(_report())[1]["saturated"]
+
+
+def test_a_phase_reports_each_generators_share_of_a_core() -> None:
+    phase = Phase(Stats(), wall_s=2.0, cpu_s=[1.0, 1.9])
+    assert phase.shares == [0.5, 0.95]
+    assert phase.busiest == 0.95 and phase.saturated == (SATURATED <= 0.95)
+    assert phase.summary()["generator_saturated"]
+    assert not Phase(Stats(), wall_s=2.0, cpu_s=[1.0, 1.0]).saturated
+
+
+@pytest.mark.parametrize(("players", "per_room", "parts"), [(100, 2, 2), (9, 3, 2), (5, 2, 3),
+                                                             (4, 2, 1)])
+def test_the_generators_share_whole_rooms_and_every_player(players: int, per_room: int,
+                                                           parts: int) -> None:
+    shares = [rooms_of(players, per_room, k, parts) for k in range(parts)]
+    assert sorted(i for s in shares for i in s) == list(range(players))
+    for s in shares:  # a room is never split between two generators
+        assert {i // per_room for i in s}.isdisjoint(
+            {i // per_room for other in shares if other is not s for i in other})

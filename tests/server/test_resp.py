@@ -10,6 +10,7 @@ import pytest
 import redis.asyncio as aioredis
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import NoScriptError, ResponseError
+from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from server.store import keys
 from server.store.batch import ScriptBatcher
@@ -192,3 +193,64 @@ async def test_a_write_on_a_closed_transport_is_the_store_being_away(rdb: aiored
     with pytest.raises(RuntimeError, match="something else"):
         await store._guard(other())
     store.close()
+
+
+async def _fake_redis(delay: float | None) -> tuple[asyncio.Server, int]:
+    """A server answering each PING after ``delay`` seconds (None: never)."""
+
+    async def handle(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        while data := await reader.read(1 << 16):
+            if delay is None:
+                continue
+            await asyncio.sleep(delay)
+            writer.write(b"+PONG\r\n" * data.count(b"PING"))
+
+    server = await asyncio.start_server(handle, "127.0.0.1", 0)
+    return server, server.sockets[0].getsockname()[1]
+
+
+async def test_a_request_without_an_answer_times_out() -> None:
+    server, port = await _fake_redis(None)
+    conn = RespConnection(host="127.0.0.1", port=port, timeout=0.2)
+    try:
+        started = asyncio.get_running_loop().time()
+        with pytest.raises(RedisTimeoutError):
+            await conn.execute([("PING",)])
+        assert asyncio.get_running_loop().time() - started < 2.0
+    finally:
+        conn.close()
+        server.close()
+
+
+async def test_requests_answered_in_time_outlast_the_timeout_together() -> None:
+    # the watchdog times each request, not the spell of requests: ten answers
+    # 0.05 s apart take longer than the 0.2 s timeout and none is cut off
+    server, port = await _fake_redis(0.05)
+    conn = RespConnection(host="127.0.0.1", port=port, timeout=0.2)
+    try:
+        for _ in range(10):
+            assert await conn.execute([("PING",)]) == [b"PONG"]
+    finally:
+        conn.close()
+        server.close()
+
+
+async def test_requests_arm_no_timeout_context_each(monkeypatch: pytest.MonkeyPatch) -> None:
+    server, port = await _fake_redis(0.0)
+    conn = RespConnection(host="127.0.0.1", port=port, timeout=5.0)
+    await conn.open()
+    armed = []
+    real = asyncio.timeout
+
+    def counting(delay: float | None) -> asyncio.Timeout:
+        armed.append(delay)
+        return real(delay)
+
+    monkeypatch.setattr(asyncio, "timeout", counting)
+    try:
+        for _ in range(20):
+            assert await conn.execute([("PING",)]) == [b"PONG"]
+    finally:
+        conn.close()
+        server.close()
+    assert armed == []
