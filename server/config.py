@@ -38,6 +38,9 @@ class Settings:
     daily_budget: int = 200_000
     daily_tries: int = 12
     max_bad_frames: int = 20  # malformed messages a connection may send before it is closed
+    quick_bot_s: int = 20  # a quick race nobody joined gets a bot after this long (0: never)
+    quick_bot_level: int = 3
+    bot_pace_pct: int = 100  # bots' think times in percent of a person's (tests: 0)
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
@@ -55,6 +58,9 @@ class Settings:
             daily_budget=_int(e, "PATIENCE_DAILY_BUDGET", 200_000, 1, 10**8),
             daily_tries=_int(e, "PATIENCE_DAILY_TRIES", 12, 1, 1000),
             max_bad_frames=_int(e, "PATIENCE_MAX_BAD_FRAMES", 20, 1, 10**9),
+            quick_bot_s=_int(e, "PATIENCE_QUICK_BOT_S", 20, 0, 24 * 3600),
+            quick_bot_level=_int(e, "PATIENCE_QUICK_BOT_LEVEL", 3, 1, 5),
+            bot_pace_pct=_int(e, "PATIENCE_BOT_PACE_PCT", 100, 0, 1000),
         )
 
 

@@ -48,6 +48,7 @@ ERROR_CODES: Final[dict[str, str]] = {
     "room_started": "the race has already started: the room takes no new players",
     "not_in_room": "this needs a room: create, join or quick first",
     "already_in_room": "leave the current room first",
+    "not_host": "only the creator of a private room may add a bot, and only in its lobby",
     "bad_token": "the resume token is unknown, expired or for another player",
     "name_taken": "that name is claimed: send its key in hello, or pick another name",
     "no_daily": "this server has no daily challenge (it has no secret)",
@@ -106,6 +107,7 @@ CLIENT_MESSAGES: Final[dict[str, dict[str, Field]]] = {
     "record": {"player": Field(int, False, 1, MAX_PLAYERS)},
     "leave": {},
     "watch": {"code": Field(str, max_len=16)},
+    "add_bot": {"level": Field(int, low=1, high=5)},
     "ping": {},
 }
 
@@ -114,10 +116,12 @@ SERVER_MESSAGES: Final[dict[str, str]] = {
     "welcome": "proto, server_time, resumed, identified (the claimed name proved by the key, or null), "
                "server_id (the deployment's stable id, or null without a secret)",
     "joined": "code, player, token: you are player N of room CODE; keep the token to resume",
-    "room": "code, variant, players_max, private, phase, players[], starts_at, ends_at, server_time",
+    "room": "code, variant, players_max, private, phase, players[] (each with bot: its level 1-5, "
+            "0 for a person), starts_at, ends_at, server_time",
     "view": "v, seq (the move it answers, or null), view{...}: your own position",
     "progress": "player, foundation_cards, total_cards, moves, status: an opponent's counts only",
-    "results": "code, variant, deal, deal_version, ranking[]: sent when the race ends",
+    "results": "code, variant, deal, deal_version, ranking[] (each with bot: 0 or a level): "
+               "sent when the race ends",
     "record": "record{variant, deal, deal_version, moves, ms}: a finished player's game",
     "rematch": "code: the room of the rematch; join it with the same name",
     "error": "code, message, and seq when it answers a move",

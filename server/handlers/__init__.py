@@ -14,12 +14,13 @@ from typing import Any
 
 from ..player import Player
 from ..protocol import ProtocolError
-from . import competition, lobby, race, results, watch
+from . import bots, competition, lobby, race, results, watch
 
 Handler = Callable[[Player, dict[str, Any]], Awaitable[None]]
 
 HANDLERS: dict[str, Handler] = {
     **lobby.HANDLERS, **race.HANDLERS, **results.HANDLERS, **competition.HANDLERS, **watch.HANDLERS,
+    **bots.HANDLERS,
 }
 
 
@@ -34,3 +35,6 @@ async def dispatch(player: Player, msg: dict[str, Any]) -> None:
     elif not player.hello:
         raise ProtocolError("hello_first", "the first message must be hello")
     await HANDLERS[kind](player, msg)
+
+
+bots.use_dispatch(dispatch)  # a bot's every message takes this same path

@@ -58,6 +58,7 @@ class PlayerRow:
     fc_ms: int | None = None
     done_ms: int | None = None
     ident: str | None = None  # the claimed name the player proved, if any
+    bot: int = 0  # a bot's level (1-5); 0 for a person
 
 
 @dataclass
@@ -186,7 +187,7 @@ class RoomStore:
                 left=_s(p.get("left", "0")) == "1",
                 fc_ms=_int(p["fc_ms"]) if "fc_ms" in p else None,
                 done_ms=_int(p["done_ms"]) if "done_ms" in p else None,
-                ident=_s(p["ident"]) if "ident" in p else None))
+                ident=_s(p["ident"]) if "ident" in p else None, bot=_int(p.get("bot"))))
         return room
 
     async def token_hash(self, code: str, n: int) -> str | None:
