@@ -128,7 +128,6 @@ class BotSeat:
 
     def start(self) -> None:
         self.task = asyncio.create_task(self._run(), name=f"bot-{self.player.code}")
-        roster(self.service).add(self)
 
     async def stop(self) -> None:
         if self.task is not None and not self.task.done():
@@ -236,9 +235,11 @@ async def stop_all(service: RoomService) -> None:
 async def add_bot(service: RoomService, dispatch: Dispatch, code: str, level: int) -> BotSeat:
     """A bot of ``level`` in room ``code``'s lobby, playing from now on."""
     seat = BotSeat(service, dispatch, level, pace=service.settings.bot_pace_pct / 100)
+    roster(service).add(seat)
     try:
         await seat.enter(code)
     except BaseException:
+        roster(service).discard(seat)
         with contextlib.suppress(Exception):
             await seat.player.disconnected()
         raise
