@@ -133,7 +133,8 @@ async def test_add_bot_is_for_the_creator_of_a_private_lobby(make_server: Server
     app = await make_server(bot_pace_pct=0)
     url = ws_url(app)
     (creator, guest), code = await seat([url, url], players=3)
-    public, _ = await seat([url], private=False, players=2)
+    # an open room of a variant no quick-race test uses, taken off the quick list after
+    public, public_code = await seat([url], "four-seasons-redeal", private=False, players=2)
     try:
         await guest.send({"t": "add_bot", "level": 3})
         assert (await guest.expect("error"))["code"] == "not_host"
@@ -152,6 +153,7 @@ async def test_add_bot_is_for_the_creator_of_a_private_lobby(make_server: Server
         await creator.send({"t": "add_bot", "level": 2})
         assert (await creator.expect("error"))["code"] == "room_started"
     finally:
+        await app.service.store.remove_quick("four-seasons-redeal", public_code)
         await close_all([creator, guest, *public])
 
 
@@ -161,7 +163,7 @@ async def test_a_quick_race_nobody_joins_gets_a_bot(make_server: ServerFactory) 
     waiting, alone = Bot(ws_url(app), "waiting"), Bot(ws_url(never), "alone")
     try:
         # variants no other test races quick, so each opens its own room
-        for person, variant in ((waiting, "czarina"), (alone, "corners")):
+        for person, variant in ((waiting, "simplicity"), (alone, "four-seasons-1883")):
             await person.connect()
             await person.send({"t": "quick", "variant": variant})
             await person.expect("joined")
@@ -172,6 +174,10 @@ async def test_a_quick_race_nobody_joins_gets_a_bot(make_server: ServerFactory) 
         for msg in alone.inbox:
             assert not any(p.get("bot") for p in msg.get("players", [])), msg
     finally:
+        # off the quick lists: a later quick race must not land in these rooms
+        for person, variant in ((waiting, "simplicity"), (alone, "four-seasons-1883")):
+            if person.code:
+                await app.service.store.remove_quick(variant, person.code)
         await close_all([waiting, alone])
 
 
