@@ -150,7 +150,7 @@ def report(rows: list[dict[str, Any]]) -> str:
     solver = {(r["variant"], r["deal"]): r for r in rows if r["kind"] == "solver"}
     variants = [s.id for s in SPECS if any(r["variant"] == s.id for r in bots)]
     lines = ["| variant | level | deals | won, 95% Wilson | median time of wins | median foundation "
-             "cards | bot CPU per game | solver, all cards known (same deals) |",
+             "cards | bot CPU per game | solver, every card known (same deals; undecided as lost) |",
              "|---|---:|---:|---|---:|---:|---:|---|"]
     order_ok = []
     for v in variants:
@@ -169,7 +169,7 @@ def report(rows: list[dict[str, Any]]) -> str:
             cpu = statistics.mean(r["cpu"] for r in games)
             lines.append(f"| `{v}` | {lv} {LEVEL[lv].name} | {len(games)} | {rate(len(won), len(games))} "
                          f"| {median_t} | {fc:g} | {cpu * 1000:.0f} ms | "
-                         f"{rate(sw, len(solved)) if solved else '—'} (at least; undecided as lost) |")
+                         f"{rate(sw, len(solved)) if solved else 'not run'} |")
             share = len(won) / len(games)
             ordered = ordered and share > last
             last = share

@@ -210,6 +210,14 @@ class Mind:
         # nothing better without turning a card: turn the best one there is
         state = root
         reveals = [m for m in rules.legal_moves(state) if _reveals(state, m)]
+        if not reveals and state.piles[STOCK]:
+            # a rule holds the stock back (a space to fill first): the best place from which a
+            # card can be turned again, even a worse-looking one
+            onward = sorted((v for v in found.values() if v[1] and any(
+                _reveals(v[2], m) for m in rules.legal_moves(v[2]))), key=lambda v: -v[0])
+            if onward:
+                self.plan = onward[0][1][1:]
+                return Decision(onward[0][1][0], options)
         if not reveals:
             return Decision("resign", 1)  # the face-up cards can do no more
         best, best_value = reveals[0], float("-inf")
@@ -280,7 +288,7 @@ def _to_foundation(text: str) -> bool:
 def _reveals(state: State, move: Move) -> bool:
     """Whether a move turns a card from the stock (a draw, a deal, or an
     automatic refill): what comes then is not known in advance."""
-    if move.kind in REVEALS:
+    if move.kind in REVEALS or move.src == "s":  # (the 1883 rules fill a space from the stock)
         return True
     return move.kind == "move" and _refills(state, move)
 

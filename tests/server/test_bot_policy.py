@@ -108,3 +108,24 @@ def test_think_times_are_person_like() -> None:
     assert median(3, 1, planned=True) < median(3, 1)
     times = [think_time(3, Decision("draw", 2), random.Random(s)) for s in range(500)]
     assert max(times) > 2 * statistics.median(times)  # now and then a long stare
+
+
+@pytest.mark.parametrize("variant", ["vanishing-cross", "four-seasons-1883"])
+def test_a_bot_fills_the_space_a_rule_demands_instead_of_giving_up(variant: str) -> None:
+    """Where a space must be filled before the next card is turned, a searching bot fills
+    it (even though a space looks good) rather than resign with cards still in the stock."""
+    for level in (3, 4, 5):
+        for deal in (1, 2, 3):
+            state, know = engine.new_game(variant, deal), Knowledge(variant)
+            mind = Mind(LEVEL[level], know, random.Random(deal))
+            played = 0
+            while True:
+                status, moves = engine.status_and_moves(state)
+                know.observe(view(state, status, moves))
+                if status != engine.IN_PROGRESS:
+                    break
+                move = decide(mind).move
+                if move == "resign":
+                    assert len(state.piles[0]) < 20, (level, deal, played)
+                state = engine.play(state, move, status)
+                played += 1
