@@ -27,6 +27,7 @@ from .text import (
     Line,
     Out,
     Screen,
+    bot_tag,
     clean,
     keys_line,
     player_name,
@@ -116,7 +117,7 @@ def _progress_rows(state: RaceState, ascii_only: bool, width: int = 80) -> list[
             status = "left"
         elif _offline(info):
             status = "disconnected"
-        name = player_name(seat.get("name", f"player {n}"), 16)
+        name = player_name(seat.get("name", f"player {n}"), 16 - len(bot_tag(seat))) + bot_tag(seat)
         me = n == state.me
         row: list[Fragment] = [("class:me" if me else "", f"  {name:<16}"[:18])]
         bar = max(10, min(40, width - 60))  # a wider terminal, a longer bar
@@ -220,7 +221,7 @@ def _room(state: RaceState, out: Out, now: int, countdown: bool) -> None:
         elif _offline(p):
             flag = "disconnected"
         me = " (you)" if n == state.me else ""
-        who = player_name(p.get("name"), 24) + me
+        who = player_name(p.get("name"), 24) + bot_tag(p) + me
         out.add(("", f"   {n}  "), ("class:me" if me else "", who + " " * max(30 - width_of(who), 1)),
                 ("class:dim", flag))
     out.text()
@@ -289,9 +290,10 @@ def _results(state: RaceState, out: Out) -> None:
         done, total = _int(entry.get("foundation_cards")), _int(entry.get("total_cards"))
         status = STATUS_TEXT.get(str(entry.get("status")), clean(entry.get("status") or "", 14))
         me = n is not None and n == state.me
+        tag = bot_tag(entry) or bot_tag(seats.get(n or 0, {}))
         found = f"{done if done is not None else '?'}" + (f"/{total}" if total else "")
         out.add(("class:me" if me else "",
-                 f"  {place:<6}{player_name(name, 18) + (' *' if me else ''):<20}"
+                 f"  {place:<6}{player_name(name, 18 - len(tag)) + tag + (' *' if me else ''):<20}"
                  f"{_mmss(ms) if ms is not None else '  --':>7}{moves if moves is not None else '--':>7}"
                  f"  {found:<8}"),
                 ("class:dim", status))

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from typing import Final
+from typing import Any, Final
 
 from wcwidth import wcwidth
 
@@ -207,3 +207,12 @@ class Out:
                     break
                 del lines[i]
         return tuple(lines)
+
+
+def bot_tag(player: dict[str, Any]) -> str:
+    """" [bot 3]" after a bot's name (the server marks each player's ``bot`` level; 0 is a
+    person): in plain text, so it reads the same with --ascii and lines stay aligned."""
+    level = player.get("bot")
+    if isinstance(level, int) and not isinstance(level, bool) and 1 <= level <= 9:
+        return f" [bot {level}]"
+    return ""

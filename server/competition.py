@@ -124,6 +124,15 @@ class Competition:
                          identified: dict[int, str]) -> dict[str, Any]:
         """Boards, streaks and ratings for a finished room; returns extra
         fields for the results message."""
+        # A bot's result never enters a board or a rating, whatever name it holds,
+        # and the people's places are counted among people only.
+        bots = {p.n for p in room.players if p.bot}
+        if bots:
+            identified = {n: name for n, name in identified.items() if n not in bots}
+            ranking = [dict(r, place=i) for i, r in
+                       enumerate((r for r in ranking if r["player"] not in bots), start=1)]
+            if not ranking:
+                return {}
         if room.solo:  # solo play is practice: never a board, a streak or a rating
             return {}
         if not one_seat_each(room):

@@ -70,6 +70,9 @@ class Settings:
     join_penalty_ms: int = 500
     name_ttl_days: int = 30
     trusted_proxies: str = ""  # addresses or networks whose X-Forwarded-For is believed
+    quick_bot_s: int = 20  # a quick race nobody joined gets a bot after this long (0: never)
+    quick_bot_level: int = 3
+    bot_pace_pct: int = 100  # bots' think times in percent of a person's (tests: 0)
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
@@ -97,6 +100,9 @@ class Settings:
             join_penalty_ms=_int(e, "PATIENCE_JOIN_PENALTY_MS", 500, 0, 60_000),
             name_ttl_days=_int(e, "PATIENCE_NAME_TTL_DAYS", 30, 1, 3650),
             trusted_proxies=_networks(e, "PATIENCE_TRUSTED_PROXIES"),
+            quick_bot_s=_int(e, "PATIENCE_QUICK_BOT_S", 20, 0, 24 * 3600),
+            quick_bot_level=_int(e, "PATIENCE_QUICK_BOT_LEVEL", 3, 1, 5),
+            bot_pace_pct=_int(e, "PATIENCE_BOT_PACE_PCT", 100, 0, 1000),
         )
 
 

@@ -49,6 +49,7 @@ ERROR_CODES: Final[dict[str, str]] = {
     "room_started": "the race has already started: the room takes no new players",
     "not_in_room": "this needs a room: create, join or quick first",
     "already_in_room": "leave the current room first",
+    "not_host": "only the creator of a private room may add a bot, and only in its lobby",
     "bad_token": "the resume token is unknown, expired or for another player",
     "name_taken": "that name is claimed: send its key in hello, or pick another name",
     "no_daily": "this server has no daily challenge (it has no secret)",
@@ -118,6 +119,7 @@ CLIENT_MESSAGES: Final[dict[str, dict[str, Field]]] = {
     "record": {"player": Field(int, False, 1, MAX_PLAYERS)},
     "leave": {},
     "watch": {"code": Field(str, max_len=16)},
+    "add_bot": {"level": Field(int, low=1, high=5)},
     "ping": {},
     "solo": {"variant": Field(str, max_len=64), "deal": Field(str, False, max_len=32)},
     "undo": {"seq": _SEQ, "v": Field(int, low=0, high=2**31)},
@@ -138,12 +140,14 @@ SERVER_MESSAGES: Final[dict[str, str]] = {
                "variants[{id, name, family, blurb}] (every variant it offers, in the order to list them)",
     "joined": "code, player, token: you are player N of room CODE; keep the token to resume",
     "room": "code, variant, players_max, private, phase, players[{player, name, claimed, ready, connected, "
-            "left, ...}], starts_at, ends_at, server_time, solo, layout{rows, piles, gap} (where the "
-            "variant's piles sit: see Layouts), and deal in a solo game only (a race's deal is secret "
+            "left, bot (its level 1-5, 0 for a person), ...}], starts_at, ends_at, server_time, "
+            "solo, layout{rows, piles, gap} (where the variant's piles sit: see Layouts), and deal in a "
+            "solo game only (a race's deal is secret "
             "until its results)",
     "view": "v, seq (the move it answers, or null), view{...}: your own position",
     "progress": "player, foundation_cards, total_cards, moves, status: an opponent's counts only",
-    "results": "code, variant, deal, deal_version, ranking[]: sent when the race ends",
+    "results": "code, variant, deal, deal_version, ranking[] (each with bot: 0 or a level): "
+               "sent when the race ends",
     "record": "record{variant, deal, deal_version, moves, ms}: a finished player's game",
     "rematch_offer": "code, player, accept, accepted[], players[]: a player of the finished race accepts "
                      "(or declines) a rematch; it is made once all of players[] accept",

@@ -43,7 +43,7 @@ def player_public(p: PlayerRow, name: str | None = None) -> dict[str, Any]:
     """What every player of a room may know about a player: never a card."""
     return {"player": p.n, "name": name or p.name, "ready": p.ready, "connected": p.conn,
             "left": p.left, "status": p.status, "foundation_cards": p.fc, "moves": p.v,
-            "claimed": p.ident is not None}
+            "claimed": p.ident is not None, "bot": p.bot}
 
 
 def room_message(room: RoomRow, now: int) -> dict[str, Any]:
@@ -90,7 +90,7 @@ def ranking(room: RoomRow) -> list[dict[str, Any]]:
         time_ms = p.done_ms if p.status == WON else p.fc_ms
         out.append({"place": place, "player": p.n, "name": names[p.n], "won": p.status == WON,
                     "status": status, "time_ms": time_ms, "foundation_cards": p.fc,
-                    "total_cards": total, "moves": p.v})
+                    "total_cards": total, "moves": p.v, "bot": p.bot})
     return out
 
 

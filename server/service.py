@@ -15,7 +15,7 @@ import contextlib
 import logging
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Protocol
 
 from redis.asyncio import Redis
@@ -70,11 +70,16 @@ class RoomService:
         self._clocks: dict[str, asyncio.Task[None]] = {}
         # how long a dead-position search runs before it yields to the event loop
         self.search_slice_s: float = dead.SLICE_S
+        # work of upper layers that ends with the service (the bots' seats)
+        self.on_close: list[Callable[[], Awaitable[None]]] = []
 
     def start(self) -> None:
         self.hub.start()
 
     async def close(self) -> None:
+        for hook in self.on_close:
+            with contextlib.suppress(Exception):
+                await hook()
         for task in self._clocks.values():
             task.cancel()
         await self.hub.stop()

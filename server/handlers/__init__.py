@@ -15,13 +15,13 @@ from typing import Any
 from .. import ghost as ghost_race
 from ..player import Player
 from ..protocol import ProtocolError
-from . import competition, ghost, lobby, race, replay, results, solo, watch
+from . import bots, competition, ghost, lobby, race, replay, results, solo, watch
 
 Handler = Callable[[Player, dict[str, Any]], Awaitable[None]]
 
 HANDLERS: dict[str, Handler] = {
     **lobby.HANDLERS, **race.HANDLERS, **results.HANDLERS, **competition.HANDLERS,
-    **solo.HANDLERS, **watch.HANDLERS, **replay.HANDLERS, **ghost.HANDLERS,
+    **solo.HANDLERS, **watch.HANDLERS, **replay.HANDLERS, **ghost.HANDLERS, **bots.HANDLERS,
 }
 
 
@@ -38,3 +38,6 @@ async def dispatch(player: Player, msg: dict[str, Any]) -> None:
     await HANDLERS[kind](player, msg)
     if kind == "hello" and player.code is not None:
         await ghost_race.resume(player)  # a ghost race resumed: its ghost again
+
+
+bots.use_dispatch(dispatch)  # a bot's every message takes this same path

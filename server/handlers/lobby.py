@@ -17,6 +17,7 @@ from ..play import play
 from ..player import Player, clean_name, token_hash
 from ..protocol import PROTOCOL_VERSION, ProtocolError
 from ..store.rooms import PlayerRow, now_ms
+from .bots import fill_quick
 from .common import asked_code, check_room_budget, join_failed, spend_room, variant_id
 from .competition import check_name
 
@@ -117,6 +118,7 @@ async def on_quick(player: Player, msg: dict[str, Any]) -> None:
                                    private=False)
     await store.add_quick(variant, code)
     await player.join(code)
+    player.spawn(fill_quick(service, code))  # nobody comes: a bot does (ends with this connection)
 
 
 async def on_ready(player: Player, msg: dict[str, Any]) -> None:

@@ -64,6 +64,7 @@ class PlayerRow:
     done_ms: int | None = None
     ident: str | None = None  # the claimed name the player proved, if any
     gone: int | None = None  # when its connection went (server ms), while it is gone
+    bot: int = 0  # a bot's level (1-5); 0 for a person
 
 
 @dataclass
@@ -216,7 +217,7 @@ class RoomStore:
                 fc_ms=_int(p["fc_ms"]) if "fc_ms" in p else None,
                 done_ms=_int(p["done_ms"]) if "done_ms" in p else None,
                 ident=_s(p["ident"]) if "ident" in p else None,
-                gone=_int(p["gone"]) if "gone" in p else None))
+                gone=_int(p["gone"]) if "gone" in p else None, bot=_int(p.get("bot"))))
         return room
 
     async def token_hash(self, code: str, n: int) -> str | None:
