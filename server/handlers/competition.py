@@ -56,6 +56,10 @@ async def on_daily(player: Player, msg: dict[str, Any]) -> None:
         raise ProtocolError("no_daily", "this server has no secret: the daily challenge is off")
     await player.can_leave()  # check first: a refused daily counts no attempt and stores nothing
     spend_room(player)
+    # Leave before anything is written: the day's deal may take a while to come,
+    # and a race starting meanwhile must not turn this into a refusal that had
+    # already counted an attempt (leave_current checks again, then leaves).
+    await player.leave_current()
     date = service.competition.today()
     deal = await service.competition.daily_deal(date, variant)
     # Every attempt counts against the client's install (guests' too), and a
@@ -66,7 +70,6 @@ async def on_daily(player: Player, msg: dict[str, Any]) -> None:
     ranked = player.identified is not None and names == 1 and devices <= 1
     if player.identified is None:
         player.practised.add((date, variant))
-    await player.leave_current()
     code = await service.open_room(variant, deal.deal, 1, True, min_players=1,
                                    daily=date, ranked=int(ranked))
     await player.join(code)
