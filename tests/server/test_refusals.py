@@ -95,3 +95,30 @@ async def test_at_the_move_cap_a_player_can_still_resign_and_leave(server: Any, 
     await bots[1].send({"t": "leave"})  # the other leaves mid-race: it resigns, results follow
     await bot.expect("results")
     await close_all(bots)
+
+
+async def test_a_race_starting_while_the_daily_deal_comes_leaves_no_half_done_daily(
+        make_server: ServerFactory, rdb: aioredis.Redis) -> None:
+    """The fuzzer's find: a player in a countdown asks for the daily; the day's deal
+    takes longer than the countdown. The player leaves its room before anything is
+    written, so the daily either happens whole or not at all."""
+    import asyncio
+
+    app = await make_server(secret="toctou-test", daily_budget=200, daily_tries=1, countdown_ms=200)
+    url = ws_url(app)
+    bots, code = await seat([url, url])
+    slow = app.competition.daily_deal
+
+    async def after_the_start(date: str, variant: str) -> Any:
+        await asyncio.sleep(0.5)  # the countdown ends meanwhile
+        return await slow(date, variant)
+
+    app.competition.daily_deal = after_the_start  # type: ignore[method-assign]
+    for bot in bots:
+        await bot.send({"t": "ready"})
+    await bots[0].expect("room", phase="countdown")
+    await bots[0].send({"t": "daily", "variant": "czarina"})
+    joined = await bots[0].expect("joined")
+    assert joined["code"] != code  # it went to its daily room, whole
+    assert not [m for m in bots[0].inbox if m.get("t") == "error"]
+    await close_all(bots)
