@@ -8,7 +8,6 @@ Optional replicas follow a primary each (CLUSTER REPLICATE).
 from __future__ import annotations
 
 import contextlib
-import socket
 import tempfile
 import time
 from collections.abc import Iterator
@@ -17,30 +16,16 @@ from pathlib import Path
 
 import redis
 
+from server.localcluster.nodes import SLOTS
+from server.localcluster.nodes import free_port as _free_port
 from server.store.embedded import EmbeddedRedis
 
-SLOTS = 16384
 __all__ = ["LocalCluster", "free_port", "local_cluster"]
-
-
-def _port_free(port: int) -> bool:
-    with socket.socket() as sock:
-        try:
-            sock.bind(("127.0.0.1", port))
-        except OSError:
-            return False
-    return True
 
 
 def free_port() -> int:
     """A free port whose cluster bus port (+10000) is free too."""
-    for _ in range(200):
-        with socket.socket() as sock:
-            sock.bind(("127.0.0.1", 0))
-            port = int(sock.getsockname()[1])
-        if port < 55000 and _port_free(port + 10000):
-            return port
-    raise RuntimeError("no free port pair for a cluster node")
+    return _free_port(bus=True)
 
 
 def node_config() -> dict[str, str]:
