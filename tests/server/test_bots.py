@@ -28,14 +28,7 @@ from tests.server.conftest import (
     states_of,
     ws_url,
 )
-
-
-def walk(value: Any) -> list[Any]:
-    if isinstance(value, dict):
-        return [x for v in value.values() for x in walk(v)]
-    if isinstance(value, list):
-        return [x for v in value for x in walk(v)]
-    return [value]
+from tests.server.test_spectating import walk
 
 
 async def room_with_bot(bot_client: Any, n: int = 2) -> dict[str, Any]:
