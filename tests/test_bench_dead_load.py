@@ -25,10 +25,10 @@ def test_a_corpus_game_that_is_not_dead_is_refused() -> None:
 
 
 def test_the_bench_times_the_dead_verdict_on_a_loaded_server(capsys: pytest.CaptureFixture[str]) -> None:
-    code = dead_load.main(["--players", "20", "--rate", "40", "--repeat", "1", "--load-seconds", "20",
+    code = dead_load.main(["--players", "20", "--rate", "40", "--repeat", "1", "--phase-seconds", "2",
                            "--only", "czarina", "--generators", "1", "--json"])
     report = json.loads(capsys.readouterr().out)
     assert code == 0 and report["within_limit"]
-    assert report["load_moves"] > 100  # the load really ran beside the corpus
+    assert report["load_moves"] > 20  # the load really ran beside the corpus
     (row,) = report["games"]
     assert row["variant"] == "czarina" and 0 < row["served_s"][0] <= dead_load.LIMIT_S
