@@ -63,10 +63,31 @@ def known_verdict(state: State) -> bool | None:
 def position_key(state: State, places: list[int], table: bytes) -> bytes:
     """The waste, then the tableau piles sorted, each card replaced by its class,
     and whether a vacancy must be filled (four-seasons-1883)."""
+    return key_of(class_piles(state, places, table), state)
+
+
+def class_piles(state: State, places: list[int], table: bytes) -> list[bytes]:
+    """The piles at ``places`` (the waste first), each card replaced by its class."""
     piles = state.piles
-    waste = bytes(piles[places[0]]).translate(table)
-    tableau = sorted([bytes(piles[i]).translate(table) for i in places[1:]])
-    return b"\xff".join([waste, *tableau, b"\x01" if state.vacancy >= 0 else b""])
+    return [bytes(piles[i]).translate(table) for i in places]
+
+
+def next_class_piles(before: State, after: State, parent: list[bytes], places: list[int],
+                     table: bytes) -> list[bytes]:
+    """:func:`class_piles` of ``after``, a successor of ``before`` whose class
+    piles are ``parent``: a move leaves all but a pile or two as they were (the
+    same tuple objects), and only the piles it changed are translated again."""
+    old, new = before.piles, after.piles
+    out = parent.copy()
+    for j, i in enumerate(places):
+        if new[i] is not old[i]:
+            out[j] = bytes(new[i]).translate(table)
+    return out
+
+
+def key_of(classes: list[bytes], state: State) -> bytes:
+    return b"\xff".join([classes[0], *sorted(classes[1:]),
+                         b"\x01" if state.vacancy >= 0 else b""])
 
 
 def cover(state: State, places: list[int], marks: bytes) -> int:
@@ -111,26 +132,30 @@ def exhaust(rules: Rules, state: State, wanted: frozenset[int], moves: list[Move
             slice_s: float, known_dead: set[bytes]) -> Generator[None, None, tuple[bool, set[bytes]]]:
     """The search itself: (dead, keys seen). Positions whose key is in
     ``known_dead`` are not entered. Memory: one key and at most one queued
-    position per position of the region."""
+    position (with its class piles, short bytes) per position of the region."""
     table = rules.card_classes(wanted)
     marks = wanted_marks(wanted)
     places = [WASTE, *rules.tableau_range]
-    seen: set[bytes] = {position_key(state, places, table)}
-    heap: list[tuple[int, int, State]] = [(0, 0, state)]
+    first = class_piles(state, places, table)
+    seen: set[bytes] = {key_of(first, state)}
+    # a queued position carries its class piles, so a successor's key
+    # translates only the piles its move changed
+    heap: list[tuple[int, int, State, list[bytes]]] = [(0, 0, state, first)]
     pushed = 0
     started = perf_counter()
     while heap:
-        s = heapq.heappop(heap)[2]
+        _, _, s, classes = heapq.heappop(heap)
         for m in (moves if s is state and moves is not None else rules.legal_moves(s)):
             if m.dst[0] == "f":
                 return False, seen
             nxt = rules.apply(s, m)
-            key = position_key(nxt, places, table)
+            nxt_classes = next_class_piles(s, nxt, classes, places, table)
+            key = key_of(nxt_classes, nxt)
             if key in seen or key in known_dead:
                 continue  # already queued, or nothing can be found from there
             seen.add(key)
             pushed += 1
-            heapq.heappush(heap, (cover(nxt, places, marks), pushed, nxt))
+            heapq.heappush(heap, (cover(nxt, places, marks), pushed, nxt, nxt_classes))
         if perf_counter() - started >= slice_s:  # ~0.1 µs against ~30 µs a position
             yield
             started = perf_counter()

@@ -4,12 +4,15 @@ gives up), and every dead verdict agrees with a plain exhaustive search."""
 
 from __future__ import annotations
 
+import random
+
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from server.game import dead, engine
 from server.game.engine import DEAD, IN_PROGRESS, RESIGNED, WON
-from server.game.state import State
+from server.game.state import WASTE, State
 from tests.game.helpers import ALL_VARIANTS, build, fresh_engine_caches, plain_dead, random_game
 
 # The report of issue 16: after this game the engine answered in_progress with
@@ -126,3 +129,25 @@ def test_colour_matters_where_the_tableau_alternates_colours() -> None:
     s = build("simplicity", piles, base="A")
     assert class_key(s) == class_key(build("simplicity", {**piles, "t1": "9D 7S", "t2": "8S 7C"}, base="A"))
     assert class_key(s) != class_key(build("simplicity", {**piles, "t1": "9D 7H", "t3": "KD 7C"}, base="A"))
+
+
+@pytest.mark.parametrize("variant", ["simplicity", "four-seasons-1883", "czarina", "corners"])
+def test_a_successors_key_from_its_parents_class_piles_is_its_own_key(variant: str) -> None:
+    """The search translates only the piles a move changed; the key must be the
+    one the whole position gives, move after move, whatever the move did."""
+    rng = random.Random(variant)
+    for deal in ("3", "24", "1000017"):
+        state = engine.new_game(variant, deal)
+        rules = engine.rules_of(state)
+        table = rules.card_classes(rules.foundation_wants(state))
+        places = [WASTE, *rules.tableau_range]
+        classes = dead.class_piles(state, places, table)
+        for _ in range(150):
+            moves = rules.legal_moves(state)
+            if not moves:
+                break
+            nxt = rules.apply(state, rng.choice(moves))
+            classes = dead.next_class_piles(state, nxt, classes, places, table)
+            assert classes == dead.class_piles(nxt, places, table)
+            assert dead.key_of(classes, nxt) == dead.position_key(nxt, places, table)
+            state = nxt
