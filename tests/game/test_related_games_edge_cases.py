@@ -8,6 +8,9 @@ cross, t3 the centre cell."""
 
 from __future__ import annotations
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from server.game import dead, engine
 from server.game.engine import DEAD, IN_PROGRESS
 from server.game.moves import parse
@@ -19,6 +22,7 @@ from tests.game.helpers import (
     illegal,
     legal,
     plain_dead,
+    random_game,
     stock_next_first,
     texts,
     top,
@@ -284,3 +288,15 @@ def test_florentine_dead_verdicts_match_the_plain_search() -> None:
                base="J", redeals=1)
     with fresh_engine_caches():
         assert engine.status(s2) == IN_PROGRESS and plain_dead(s2) is False  # 5S onto 6H frees QD
+
+
+@settings(max_examples=30, deadline=None)
+@given(deal=st.integers(1, 10**19), seed=st.integers(0, 2**32 - 1))
+def test_calculation_random_games_always_end_won_or_dead(deal: int, seed: int) -> None:
+    # every move takes a card a step towards the foundations (stock, waste, wastepile,
+    # foundation), so no game lasts beyond 3 x 47 + 4 moves, and none is left undecided
+    with fresh_engine_caches():
+        trace = random_game("calculation", deal, seed, max_moves=200)
+        assert len(trace.moves) <= 3 * 47 + 4
+        assert engine.status(trace.final) in (engine.WON, DEAD)
+        assert sorted(c for p in trace.final.piles for c in p) == list(range(52))
