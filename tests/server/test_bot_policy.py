@@ -138,7 +138,8 @@ def test_a_move_that_sets_off_a_fill_from_the_stock_counts_as_turning_a_card() -
     from server.game.moves import parse
 
     ff = engine.new_game("fortunes-favor", 1)  # t2 = 2D goes home: the waste fills t2, the stock the waste
-    assert _reveals(ff, parse("t2-f4")) and not _reveals(ff, parse("w-t10"))
+    assert _reveals(ff, parse("t2-f4")) and _reveals(ff, parse("w-t10"))  # the waste's only card leaves
+    assert not _reveals(ff, parse("f4-t2"))  # AD back onto 2D: nothing empties
     flo = engine.new_game("florentine", 1)  # t3 = JC, the centre, goes home: the stock refills it
     assert _reveals(flo, parse("t3-f1")) and _reveals(flo, parse("draw"))
     calc = engine.new_game("calculation", 1)
