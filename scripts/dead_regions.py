@@ -39,9 +39,12 @@ DEAD_CHECK_LIMIT = 10**7
 
 
 def plain_key(rules: Rules, state: State) -> tuple[object, ...]:
-    """Every card as itself; only the order of the tableau piles is forgotten."""
+    """Every card as itself; only the order of the interchangeable tableau
+    piles is forgotten (not Florentine's centre: ``Rules.dead_places``)."""
     piles = state.piles
-    return (piles[:rules.t0], tuple(sorted(piles[rules.t0:rules.i0])), state.vacancy >= 0)
+    kept, loose = rules.dead_places()
+    return (piles[:rules.t0], tuple(piles[i] for i in kept), tuple(sorted(piles[i] for i in loose)),
+            state.vacancy >= 0)
 
 
 def plain_region(state: State, limit: int) -> tuple[bool | None, int]:
@@ -49,14 +52,17 @@ def plain_region(state: State, limit: int) -> tuple[bool | None, int]:
     positions). dead is None when ``limit`` positions passed without a
     foundation move."""
     rules = get_rules(state.variant)
+    start = rules.foundation_cards(state)
     seen = {plain_key(rules, state)}
     todo = [state]
     while todo:
         s = todo.pop()
         for m in rules.legal_moves(s):
-            if m.dst.startswith("f"):
-                return False, len(seen)
             nxt = rules.apply(s, m)
+            # more cards on the foundations than at the start (Fortune's Favor may
+            # take one back off a foundation and put it there again)
+            if m.dst.startswith("f") and rules.foundation_cards(nxt) > start:
+                return False, len(seen)
             key = plain_key(rules, nxt)
             if key not in seen:
                 if len(seen) >= limit:

@@ -33,6 +33,11 @@ HEADER = f"""\
 #   transcribed by hand into the tests; so do the four-seasons-pysol and florentine-pysol rows for those
 #   seven numbers, turned waste card included (PySolFC games 484 and 696 deal alike), and their layouts for
 #   every number equal the pysol-cards shuffle dealt by PySolFC's procedure (base, t1..t5, waste, stock);
+#   the calculation and fortunes-favor rows for every number equal the pysol-cards shuffle passed through
+#   PySolFC's shuffle hooks of games 256 and 416 (first A, 2, 3, 4 from the bottom; the Aces to the top by
+#   suit) and dealt as those games deal, and calculation #1's foundations equal betsy-ross #1's indicators
+#   (the same scan); the florentine rows deal as the seed cross games, so their #1..123456789 rows equal the
+#   hand-transcribed cross table;
 #   the remaining rows are our engine's output, kept to catch changes.
 # made by: scripts/make_golden_deals.py
 """

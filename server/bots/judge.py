@@ -45,7 +45,10 @@ def wanted(rules: Rules, state: State) -> set[int]:
         return out
     # corner-stones: the rules know which card each foundation takes
     want = getattr(rules, "_wanted", None)
-    return set(want(piles)) if want is not None else out
+    if want is not None:
+        return set(want(piles))
+    # any other family (Calculation, Fortune's Favor): the rules' own answer
+    return set(rules.foundation_wants(state))
 
 
 def _tidy(rules: Rules, below: int, above: int) -> bool:

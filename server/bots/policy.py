@@ -294,11 +294,11 @@ def _reveals(state: State, move: Move) -> bool:
 
 
 def _refills(state: State, move: Move) -> bool:
-    rules = engine.rules_of(state)
-    if not state.piles[STOCK] or rules.spec.space_fill != "auto":
+    """Whether the move sets off a fill from the stock (Czarina's and Corners'
+    spaces, Fortune's Favor's waste, Florentine's centre): the stock shrinks."""
+    if not state.piles[STOCK]:
         return False
-    src = rules.index[move.src]
-    return len(state.piles[src]) <= move.n
+    return len(engine.apply(state, move).piles[STOCK]) < len(state.piles[STOCK])
 
 
 def solve_job(job: SolveJob) -> list[str]:

@@ -17,6 +17,17 @@ fewest cards are expanded first, so an alive position usually finds its
 foundation move in a few dozen positions instead of wandering through
 thousands; a dead one costs the size of its region whatever the order.
 
+Moves that take a card back off a foundation (Fortune's Favor keeps PySolFC's
+movable foundation cards) are left out of the search, and the foundations
+still stay fixed. That is exact because such a move never helps: in a
+one-deck game whose foundations build up in suit, the card taken back, X, can
+take on the tableau only the card one below it in its suit, which is on the
+foundation under X, so no tableau card can ever be moved onto X; and X covers
+a pile top or fills a space, which only takes options away. Every line that
+raises the foundations again therefore has a counterpart without those moves
+(drop them, and the moves that only put their cards back). A family where this
+argument fails must not offer such moves, or must extend this search.
+
 It is a generator that yields whenever it has run for ``slice_s`` seconds, so a
 server can let other players' work run in between; it has no position cap, so
 "undecided" only ever means "not finished yet".
@@ -30,7 +41,7 @@ from time import perf_counter
 from typing import Final
 
 from .moves import Move
-from .state import WASTE, State
+from .state import State
 from .variants import RULES, Rules
 
 # Seconds of search between two yields: short enough that other players'
@@ -60,14 +71,15 @@ def known_verdict(state: State) -> bool | None:
     return _VERDICTS.get(state)
 
 
-def position_key(state: State, places: list[int], table: bytes) -> bytes:
-    """The waste, then the tableau piles sorted, each card replaced by its class,
-    and whether a vacancy must be filled (four-seasons-1883)."""
-    return key_of(class_piles(state, places, table), state)
+def position_key(state: State, places: list[int], table: bytes, fixed: int = 1) -> bytes:
+    """The first ``fixed`` places in order (the waste; Florentine's centre too),
+    then the other places (interchangeable tableau piles) sorted, each card
+    replaced by its class, and whether a vacancy must be filled (four-seasons-1883)."""
+    return key_of(class_piles(state, places, table), state, fixed)
 
 
 def class_piles(state: State, places: list[int], table: bytes) -> list[bytes]:
-    """The piles at ``places`` (the waste first), each card replaced by its class."""
+    """The piles at ``places``, each card replaced by its class."""
     piles = state.piles
     return [bytes(piles[i]).translate(table) for i in places]
 
@@ -85,8 +97,8 @@ def next_class_piles(before: State, after: State, parent: list[bytes], places: l
     return out
 
 
-def key_of(classes: list[bytes], state: State) -> bytes:
-    return b"\xff".join([classes[0], *sorted(classes[1:]),
+def key_of(classes: list[bytes], state: State, fixed: int = 1) -> bytes:
+    return b"\xff".join([*classes[:fixed], *sorted(classes[fixed:]),
                          b"\x01" if state.vacancy >= 0 else b""])
 
 
@@ -135,9 +147,10 @@ def exhaust(rules: Rules, state: State, wanted: frozenset[int], moves: list[Move
     position (with its class piles, short bytes) per position of the region."""
     table = rules.card_classes(wanted)
     marks = wanted_marks(wanted)
-    places = [WASTE, *rules.tableau_range]
+    kept, loose = rules.dead_places()
+    places, fixed = kept + loose, len(kept)
     first = class_piles(state, places, table)
-    seen: set[bytes] = {key_of(first, state)}
+    seen: set[bytes] = {key_of(first, state, fixed)}
     # a queued position carries its class piles, so a successor's key
     # translates only the piles its move changed
     heap: list[tuple[int, int, State, list[bytes]]] = [(0, 0, state, first)]
@@ -148,9 +161,11 @@ def exhaust(rules: Rules, state: State, wanted: frozenset[int], moves: list[Move
         for m in (moves if s is state and moves is not None else rules.legal_moves(s)):
             if m.dst[0] == "f":
                 return False, seen
+            if m.src[0] == "f":
+                continue  # a card back off a foundation never helps (module docstring)
             nxt = rules.apply(s, m)
             nxt_classes = next_class_piles(s, nxt, classes, places, table)
-            key = key_of(nxt_classes, nxt)
+            key = key_of(nxt_classes, nxt, fixed)
             if key in seen or key in known_dead:
                 continue  # already queued, or nothing can be found from there
             seen.add(key)

@@ -155,14 +155,17 @@ def plain_dead(state: State, limit: int = 10**7) -> bool | None:
     rules = get_rules(state.variant)
     if rules.can_draw_or_redeal(state):
         return False
+    start = rules.foundation_cards(state)
     seen = {state}
     todo = [state]
     while todo:
         s = todo.pop()
         for m in rules.legal_moves(s):
-            if m.dst.startswith("f"):
-                return False
             nxt = rules.apply(s, m)
+            # "another card on a foundation": more than at the start (Fortune's Favor
+            # may take a card back off a foundation and put it there again)
+            if m.dst.startswith("f") and rules.foundation_cards(nxt) > start:
+                return False
             if nxt not in seen:
                 if len(seen) >= limit:
                     return None

@@ -308,3 +308,89 @@ def test_ms_forms_pick_the_lc_generator() -> None:
     assert canonical_deal_text("ms100000") == "ms100000"
     assert canonical_deal_text("#1_000") == "1000"
     assert canonical_deal_text(123456789) == "123456789"
+
+
+# -- issue 15: calculation (PySolFC 256), fortunes-favor (416), florentine ----------------
+def pysol_cards_array(deal: str) -> list[int]:
+    """The shuffled array of pysol_cards, bottom of the talon first, as PySolFC's
+    shuffle hooks see it (card ids suit * 13 + rank0, the same as ours)."""
+    return [parse_card(c) for c in reversed(pysol_cards_order(deal, 1))]
+
+
+def calculation_hook(cards: list[int]) -> list[int]:
+    """Calculation._shuffleHook as PySolFC codes it: walk the array from index 0,
+    take each rank 0..3 (A..4) the first time it is met, and append them reversed."""
+    topcards: list[int | None] = [None] * 4
+    kept = list(cards)
+    for c in cards:
+        if c % 13 <= 3 and topcards[c % 13] is None:
+            topcards[c % 13] = c
+            kept.remove(c)
+    topcards.reverse()
+    return kept + [c for c in topcards if c is not None]
+
+
+def fortunes_favor_hook(cards: list[int]) -> list[int]:
+    """Game._shuffleHookMoveToTop with (rank == ACE, suit), step by step as PySolFC's
+    _shuffleHookMoveSorter: (order, position, card) of each Ace, sorted, reversed."""
+    extracted, i, new = [], len(cards), []
+    for c in cards:
+        if c % 13 == 0:
+            extracted.append((c // 13, i, c))
+        else:
+            new.append(c)
+        i -= 1
+    return new + [x[2] for x in reversed(sorted(extracted))]
+
+
+HOOK_NUMBERS = ["1", "24", "32000", "123456789", "ms100000", *EXTRA_NUMBERS[:8]]
+
+
+@pytest.mark.parametrize("deal", HOOK_NUMBERS)
+def test_calculation_deals_as_pysolfc_256_on_the_pysol_cards_shuffle(deal: str) -> None:
+    # startGame: dealRow to the four foundations, then dealCards: one card to the waste
+    talon = [card_text(c) for c in reversed(calculation_hook(pysol_cards_array(deal)))]
+    s = engine.new_game("calculation", _deal_arg(deal))
+    assert [c for f in ("f1", "f2", "f3", "f4") for c in texts(s, f)] == talon[:4]
+    assert [rank(parse_card(c)) for c in talon[:4]] == [1, 2, 3, 4]
+    assert texts(s, "w") == talon[4:5] and stock_next_first(s) == talon[5:]
+    assert all(texts(s, f"t{k}") == [] for k in range(1, 5))
+
+
+@pytest.mark.parametrize("deal", HOOK_NUMBERS)
+def test_fortunes_favor_deals_as_pysolfc_416_on_the_pysol_cards_shuffle(deal: str) -> None:
+    # startGame: dealRow to the foundations, dealRow to the twelve rows, then one card to the waste
+    talon = [card_text(c) for c in reversed(fortunes_favor_hook(pysol_cards_array(deal)))]
+    s = engine.new_game("fortunes-favor", _deal_arg(deal))
+    assert [c for f in ("f1", "f2", "f3", "f4") for c in texts(s, f)] == talon[:4] == words("AC AS AH AD")
+    assert [c for k in range(1, 13) for c in texts(s, f"t{k}")] == talon[4:16]
+    assert texts(s, "w") == talon[16:17] and stock_next_first(s) == talon[17:]
+    assert len(s.stock) == 35
+
+
+def test_calculation_1_by_hand() -> None:
+    # the first A, 2, 3, 4 met from the bottom of #1 are Betsy Ross #1's indicators (rules.md 7)
+    s = engine.new_game("calculation", 1)
+    assert [c for f in ("f1", "f2", "f3", "f4") for c in texts(s, f)] == words("AC 2H 3D 4S")
+    assert texts(s, "w") == ["JD"]
+    rest = [c for c in ORDER_1.split()[1:] if c not in ("AC", "2H", "3D", "4S")]
+    assert stock_next_first(s) == rest and len(rest) == 47
+
+
+def test_fortunes_favor_1_by_hand() -> None:
+    # the Aces leave #1's order (AD, AS, AH, AC) and the rest is dealt in order
+    s = engine.new_game("fortunes-favor", 1)
+    rest = [c for c in ORDER_1.split() if c[0] != "A"]
+    assert [c for k in range(1, 13) for c in texts(s, f"t{k}")] == rest[:12]
+    assert texts(s, "w") == ["QC"] == rest[12:13]
+    assert stock_next_first(s) == rest[13:]
+
+
+@pytest.mark.parametrize("deal", sorted(CROSS_TABLE))
+def test_section_7_cross_table_florentine(deal: int) -> None:
+    # Florentine deals as the seed cross games: base, t1..t5 (t3 the centre cell), empty waste
+    base, cross, waste, nxt = CROSS_TABLE[deal]
+    s = engine.new_game("florentine", deal)
+    assert texts(s, FOUNDATION_OF_SUIT[base[1]]) == [base]
+    assert [texts(s, f"t{k}") for k in range(1, 6)] == [[c] for c in cross.split()]
+    assert texts(s, "w") == [] and stock_next_first(s)[:2] == [waste, nxt] and len(s.stock) == 46

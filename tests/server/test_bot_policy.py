@@ -49,7 +49,7 @@ def test_a_sample_is_made_from_the_views_alone() -> None:
 
 @pytest.mark.parametrize("level", LEVELS)
 @pytest.mark.parametrize("variant", ["four-seasons", "betsy-ross", "corner-stones", "czarina",
-                                     "four-seasons-1883"])
+                                     "four-seasons-1883", "calculation", "fortunes-favor", "florentine"])
 def test_every_level_plays_legal_moves_to_the_end(variant: str, level: int) -> None:
     rng = random.Random(level)
     state, know = engine.new_game(variant, 4242), Knowledge(variant)
@@ -129,3 +129,18 @@ def test_a_bot_fills_the_space_a_rule_demands_instead_of_giving_up(variant: str)
                     assert len(state.piles[0]) < 20, (level, deal, played)
                 state = engine.play(state, move, status)
                 played += 1
+
+
+def test_a_move_that_sets_off_a_fill_from_the_stock_counts_as_turning_a_card() -> None:
+    """What comes out of the stock is unknown to a bot: Fortune's Favor's refilled waste,
+    Florentine's refilled centre, Czarina's space; not a plain move."""
+    from server.bots.policy import _reveals
+    from server.game.moves import parse
+
+    ff = engine.new_game("fortunes-favor", 1)  # t2 = 2D goes home: the waste fills t2, the stock the waste
+    assert _reveals(ff, parse("t2-f4")) and _reveals(ff, parse("w-t10"))  # the waste's only card leaves
+    assert not _reveals(ff, parse("f4-t2"))  # AD back onto 2D: nothing empties
+    flo = engine.new_game("florentine", 1)  # t3 = JC, the centre, goes home: the stock refills it
+    assert _reveals(flo, parse("t3-f1")) and _reveals(flo, parse("draw"))
+    calc = engine.new_game("calculation", 1)
+    assert not _reveals(calc, parse("w-t1"))

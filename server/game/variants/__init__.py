@@ -10,14 +10,18 @@ import re
 
 from .base import Rules, VariantSpec
 from .betsy_ross import BetsyRossRules
+from .calculation import CalculationRules
 from .catalog import SPECS
 from .corner_stones import CornerStonesRules
 from .cross import CrossRules
+from .fortunes_favor import FortunesFavorRules
 
 _FAMILIES: dict[str, type[Rules]] = {
     "cross": CrossRules,
     "corner-stones": CornerStonesRules,
     "betsy-ross": BetsyRossRules,
+    "calculation": CalculationRules,
+    "fortunes-favor": FortunesFavorRules,
 }
 
 

@@ -36,6 +36,7 @@ class VariantSpec:
     draw_needs_full_cross: bool = False  # no draw while a space is open and the waste is not empty
     deal_style: str = "cross"  # cross | cross-1883
     deal_waste: bool = False  # one card turned onto the waste at the deal (PySolFC's games)
+    centre_cell: bool = False  # Florentine: the centre (t3) is a one-card cell the stock refills
     sources: tuple[str, ...] = field(default=())
     # A paragraph for players (the lobby shows it; the server sends it in ``welcome``).
     blurb: str = ""
@@ -189,6 +190,12 @@ class Rules:
 
     def builds_by_colour(self) -> bool:
         return False
+
+    def dead_places(self) -> tuple[list[int], list[int]]:
+        """The piles a dead-position search keys: those kept in place (the waste,
+        and any pile with a rule of its own, such as Florentine's centre), and
+        the interchangeable tableau piles, which its key sorts."""
+        return [WASTE], list(self.tableau_range)
 
     def layout(self) -> dict[str, Any]:
         """Where the piles sit on a screen (see :mod:`.layouts`); made once."""

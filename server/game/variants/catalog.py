@@ -126,4 +126,41 @@ SPECS: tuple[VariantSpec, ...] = (
                "a King always allowed on an Ace, any card into a space, and one redeal: when the "
                "stock runs out, turn the waste over once, in the same order, and go again."),
     ),
+    # -- issue 15: three related games (calculation, fortunes-favor, florentine) --
+    VariantSpec(
+        "calculation", "Calculation", "calculation",
+        aliases=("Progression", "Broken Intervals", "PySolFC 256"),
+        foundations=4, tableau=4,
+        summary="foundations from A, 2, 3, 4 build by 1, 2, 3, 4 regardless of suit; four wastepiles",
+        sources=("PySolFC 256 (rules as coded)", "rules.md 4.3", S4),
+        blurb=("One deck, four foundations started with an Ace, a 2, a 3 and a 4 of any suits. They "
+               "build regardless of suit by 1, 2, 3 and 4 (round the corner) until each ends on a "
+               "King. Turn one card at a time and place it on a foundation or on one of four "
+               "wastepiles before turning the next; wastepile tops play only to the foundations. "
+               "No redeal."),
+    ),
+    VariantSpec(
+        "fortunes-favor", "Fortune's Favor", "fortunes-favor",
+        aliases=("Fortunes Favour", "PySolFC 416"),
+        foundations=4, tableau=12,
+        summary="Aces start the foundations; twelve piles build down in suit; spaces fill from the waste",
+        sources=("PySolFC 416 (rules as coded)", "rules.md 5.2", S1),
+        blurb=("The four Aces start the foundations, which build up in suit to the King. Twelve piles "
+               "of one card each, in two rows, build down in suit, one card at a time. A space is "
+               "filled at once from the waste, and the waste from the stock; once both are gone a "
+               "space takes any card. Draw one card at a time; no redeal."),
+    ),
+    VariantSpec(
+        "florentine", "Florentine", "cross",
+        aliases=("Florentine Solitaire", "Florentine Parlett"),
+        wrap="always", passes=2, centre_cell=True,
+        summary="Four Seasons whose centre is a one-card cell the stock refills; one redeal",
+        sources=("Parlett, as summarised by solitaireforever.com 'Florentine'", "rules.md 5.1",
+                 "semicolon.com 'Rules for Florentine Solitaire'"),
+        blurb=("Four Seasons with a difference in the middle: the centre of the cross is a cell of "
+               "one card. Its card may go to a foundation or into an empty pile, never onto the "
+               "cross, and nothing is placed on it; when it is emptied the stock refills it at "
+               "once. The four outer piles build down regardless of suit, a King on an Ace too; a "
+               "space takes the waste top or the centre card. One redeal."),
+    ),
 )

@@ -3,8 +3,9 @@ with four corner foundations keyed by suit (f1 clubs, f2 spades, f3 hearts,
 f4 diamonds), a stock and a waste.
 
 Parameters cover most differences; the rest are small named methods:
-``_deal_1883`` and the vacancy obligation (four-seasons-1883) and
-``_auto_fill`` (czarina, corners).
+``_deal_1883`` and the vacancy obligation (four-seasons-1883),
+``_auto_fill`` (czarina, corners), and Florentine's centre cell
+(``_centre_moves``, ``_why_not_centre``, ``_refill_centre``).
 """
 
 from __future__ import annotations
@@ -28,6 +29,8 @@ class CrossRules(Rules):
         hints = self.foundation_hints()
         if spec.tableau == 5:
             roles = {f"t{k}": "cell" for k in range(1, 6)} if spec.build == "cells" else {}
+            if spec.centre_cell:
+                roles["t3"] = "cell"
             return layouts.build(layouts.CROSS_GRID, roles=roles, foundations=hints)
         # Simplicity: the corners in a row above two rows of columns
         tableau = tuple(f"t{k}" for k in range(1, spec.tableau + 1))
@@ -106,6 +109,8 @@ class CrossRules(Rules):
     def legal_moves(self, state: State) -> list[Move]:
         if state.vacancy >= 0:
             return self._fill_moves(state, state.vacancy)
+        if self.spec.centre_cell:
+            return self._centre_moves(state)
         piles, base = state.piles, state.base
         spec = self.spec
         cells = spec.build == "cells"
@@ -139,6 +144,62 @@ class CrossRules(Rules):
         elif self.redeal_allowed(state):
             out.extend(self.draw_moves(state))
         return out
+
+    def _centre_moves(self, state: State) -> list[Move]:
+        """Florentine: the centre card goes to a foundation or into an empty
+        outer pile, never onto a card, and nothing goes onto the centre; an
+        empty outer pile takes the waste top or the centre card."""
+        piles, base = state.piles, state.base
+        centre = self.t0 + 2
+        outer = [i for i in self.tableau_range if i != centre]
+        spaces = [b for b in outer if not piles[b]]
+        out: list[Move] = []
+        sources = [i for i in outer if piles[i]]
+        if piles[WASTE]:
+            sources.append(WASTE)
+        if piles[centre]:
+            sources.append(centre)
+        for a in sources:
+            c = piles[a][-1]
+            step = self.steps[a]
+            if self._fits_foundation(piles, base, c):
+                out.append(step[self.f0 + c // 13])
+            if a in (WASTE, centre):
+                out.extend(step[b] for b in spaces)
+            if a != centre:
+                out.extend(step[b] for b in outer
+                           if b != a and piles[b] and self._builds_on(c, piles[b][-1], base))
+        out.extend(self.draw_moves(state))
+        return out
+
+    def _why_not_centre(self, state: State, a: int, b: int) -> str | None:
+        """Florentine's centre rules, before the family's; '' when they have nothing to say."""
+        centre = self.t0 + 2
+        if b == centre:
+            return "nothing may be moved onto the centre card: the stock refills the centre by itself"
+        if a == centre and b in self.tableau_range and state.piles[b]:
+            return "the centre card cannot be built onto the cross: it goes to a foundation or into a space"
+        if b in self.tableau_range and not state.piles[b] and a not in (WASTE, centre):
+            return f"in {self.spec.name} a space is filled only from the waste or with the centre card"
+        return ""
+
+    def _refill_centre(self, piles: list[Pile]) -> None:
+        """Florentine: an emptied centre takes the stock's top card, or the waste
+        top once the stock is gone; it stays empty only when both are."""
+        centre = self.t0 + 2
+        if not piles[centre]:
+            if piles[STOCK]:
+                piles[centre] = piles[STOCK][-1:]
+                piles[STOCK] = piles[STOCK][:-1]
+            elif piles[WASTE]:
+                piles[centre] = piles[WASTE][-1:]
+                piles[WASTE] = piles[WASTE][:-1]
+
+    def dead_places(self) -> tuple[list[int], list[int]]:
+        if self.spec.centre_cell:  # the centre is no ordinary pile: keep it apart
+            centre = self.t0 + 2
+            return [WASTE, centre], [i for i in self.tableau_range if i != centre]
+        return super().dead_places()
 
     def _run_moves(self, state: State) -> list[Move]:
         piles, base, out = state.piles, state.base, []
@@ -206,6 +267,10 @@ class CrossRules(Rules):
             return f"{move.src} is empty"
         if state.vacancy >= 0 and b != state.vacancy:
             return f"{self.names[state.vacancy]} is empty and must be filled first"
+        if spec.centre_cell and b not in self.foundation_range:
+            why = self._why_not_centre(state, a, b)
+            if why:
+                return why
         n = move.n
         src = piles[a]
         if n > 1:
@@ -265,6 +330,8 @@ class CrossRules(Rules):
                 vacancy = a if self._has_fill_source(piles, a) else -1
             elif self.spec.space_fill == "auto":
                 self._auto_fill(piles)
+            if self.spec.centre_cell:
+                self._refill_centre(piles)
             return State(state.variant, tuple(piles), state.base, state.redeals, vacancy)
         if kind == "draw":
             return State(state.variant, tuple(self.do_draw(state)), state.base, state.redeals)
