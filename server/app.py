@@ -21,6 +21,7 @@ from websockets.datastructures import Headers
 from websockets.http11 import Request, Response
 
 from . import metrics
+from .arena_runner import ArenaRunner
 from .config import Settings
 from .corebuild import rules_core
 from .game import engine
@@ -69,6 +70,7 @@ class RaceServer:
         self.store = self.service.store
         self.competition = self.service.competition
         self.hub = self.service.hub
+        self.arenas = ArenaRunner(self.service)  # pairs, scores and pushes arenas' standings
         # per-address budgets, in this process's memory (server/limits.py says why)
         self.addresses = AddressBook(Limits(
             connections=settings.connections_per_address,
@@ -128,6 +130,7 @@ class RaceServer:
         # before anything is written: an old server would fail only at the first move
         self.engine = await self.store.require_version()
         self.service.start()
+        self.arenas.start()
         self.server = await serve(self.handler, self.settings.host, self.settings.port,
                                   process_request=self.health, max_size=MAX_FRAME_BYTES,
                                   max_queue=16, compression=None, ping_interval=20, ping_timeout=20,
@@ -146,6 +149,7 @@ class RaceServer:
             # close() tells every client 1001 "going away": they resume elsewhere
             self.server.close()
             await self.server.wait_closed()
+        await self.arenas.close()
         await self.service.close()
         await self.redis.aclose()
 
