@@ -32,7 +32,7 @@ import msgpack
 
 from . import arena_core
 from .arena_core import Line, ScheduleError, parse_schedule
-from .config import ConfigError
+from .config import ConfigError, Settings
 from .game.variants import get_rules, variant_ids
 from .player import Player
 from .protocol import ProtocolError, error
@@ -64,6 +64,25 @@ def identity(player: Player) -> str:
     if player.identified is not None:
         return "n:" + player.identified.casefold()
     return "g:" + (player.device[:32] if player.device else player.id)
+
+
+async def create_arena(store: ArenaStore, settings: Settings, arena: str, *, variant: str,
+                       starts_at: int, minutes: int, group: int, race_seconds: int, name: str,
+                       now: int) -> bool:
+    """Create an arena (False: that id exists already). ``variant`` is any of its
+    names (UnknownVariant if none); the limits come from the settings."""
+    rules = get_rules(variant)
+    if not 2 <= group <= arena_core.MAX_GROUP:
+        raise ValueError(f"a group is 2..{arena_core.MAX_GROUP} players")
+    return await store.create(
+        arena, name=name or f"{rules.spec.name} arena", variant=rules.spec.id,
+        starts_at=starts_at, minutes=minutes, group=group, race_ms=race_seconds * 1000,
+        max_players=settings.arena_max_players,
+        max_rounds=arena_core.max_rounds(minutes, settings.arena_tick_ms), now=now)
+
+
+def new_id() -> str:
+    return "".join(secrets.choice(arena_core.ID_ALPHABET) for _ in range(arena_core.ID_LENGTH))
 
 
 @dataclass
@@ -115,14 +134,9 @@ class ArenaRunner:
     # -- creating -----------------------------------------------------------------------
     async def create(self, arena: str, *, variant: str, starts_at: int, minutes: int, group: int,
                      race_seconds: int, name: str = "") -> bool:
-        settings = self.service.settings
-        rules = get_rules(variant)
-        return await self.store.create(
-            arena, name=name or f"{rules.spec.name} arena", variant=rules.spec.id,
-            starts_at=starts_at, minutes=minutes, group=group, race_ms=race_seconds * 1000,
-            max_players=settings.arena_max_players,
-            max_rounds=arena_core.max_rounds(minutes, settings.arena_tick_ms),
-            now=self.service.clock())
+        return await create_arena(self.store, self.service.settings, arena, variant=variant,
+                                  starts_at=starts_at, minutes=minutes, group=group,
+                                  race_seconds=race_seconds, name=name, now=self.service.clock())
 
     async def ensure_scheduled(self, now: int) -> None:
         settings = self.service.settings
@@ -315,4 +329,4 @@ class ArenaRunner:
         return out
 
 
-__all__ = ["ArenaRunner", "runner_for", "identity"]
+__all__ = ["ArenaRunner", "create_arena", "identity", "new_id", "runner_for"]

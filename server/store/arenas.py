@@ -14,6 +14,8 @@ import json
 from typing import Any, Final, cast
 
 from redis.asyncio import Redis
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from .rooms import RoomStore, StoreUnavailable, _int, _s
 
@@ -129,10 +131,17 @@ return 1
 """
 
 
+async def _guard(coro: Any) -> Any:
+    try:
+        return await coro
+    except (RedisConnectionError, RedisTimeoutError, OSError) as exc:
+        raise StoreUnavailable(str(exc)) from None
+
+
 class ArenaStore:
-    def __init__(self, redis: Redis, rooms: RoomStore) -> None:
+    def __init__(self, redis: Redis, rooms: RoomStore | None = None) -> None:
         self.redis = redis
-        self._guard = rooms._guard
+        self._guard = rooms._guard if rooms is not None else _guard
         self._join = redis.register_script(JOIN)
         self._leave = redis.register_script(LEAVE)
         self._lease = redis.register_script(LEASE)

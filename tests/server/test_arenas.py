@@ -1,0 +1,220 @@
+"""Arenas through real servers on real Redis: join, get paired, finish, score, re-pair."""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+from typing import Any
+
+import pytest
+import redis.asyncio as aioredis
+
+from server.app import RaceServer
+from server.arena_core import ID_ALPHABET
+from server.bot import Bot
+from tests.server.conftest import ServerFactory, close_all, txt, ws_url
+
+TICK_MS = 40
+VARIANT = "four-seasons"
+
+
+def new_arena_id() -> str:
+    return "".join(secrets.choice(ID_ALPHABET) for _ in range(6))
+
+
+async def arena_snapshot(client: aioredis.Redis, arena: str) -> dict[str, Any]:
+    """Every stored key of an arena and its value (the lease aside: it is renewed each tick)."""
+    out: dict[str, Any] = {}
+    async for key in client.scan_iter(match=f"arena:{{{arena}}}:*"):
+        k = txt(key)
+        if k.endswith(":lease") or k.endswith(":seen"):
+            continue
+        kind = txt(await client.type(key))
+        if kind == "hash":
+            out[k] = {txt(f): v for f, v in (await client.hgetall(key)).items()}
+        elif kind == "zset":
+            out[k] = await client.zrange(key, 0, -1, withscores=True)
+        elif kind == "set":
+            out[k] = sorted(await client.smembers(key))
+        else:
+            out[k] = await client.get(key)
+    return out
+
+
+async def arena_server(make_server: ServerFactory, **kw: Any) -> RaceServer:
+    return await make_server(arena_tick_ms=TICK_MS, **kw)
+
+
+async def new_arena(app: RaceServer, minutes: int = 10, group: int = 2, start_in_ms: int = 0,
+                    race_seconds: int = 60) -> str:
+    arena = new_arena_id()
+    assert await app.arenas.create(arena, variant=VARIANT, starts_at=app.service.clock() + start_in_ms,
+                                   minutes=minutes, group=group, race_seconds=race_seconds)
+    return arena
+
+
+async def joined_arena(url: str, arena: str, name: str) -> Bot:
+    bot = Bot(url, name, seed=len(name))
+    await bot.connect()
+    await bot.send({"t": "arena_join", "id": arena.lower()})  # ids are case-insensitive
+    msg = await bot.expect("arena", id=arena)
+    assert msg["member"] is True
+    return bot
+
+
+async def paired(bots: list[Bot]) -> str:
+    """Each bot is moved into one race (joined, then its first view at the start)."""
+    joins = await asyncio.gather(*(b.expect("joined") for b in bots))
+    codes = {j["code"] for j in joins}
+    assert len(codes) == 1, codes
+    assert sorted(j["player"] for j in joins) == list(range(1, len(bots) + 1))
+    await asyncio.gather(*(b.expect("view", timeout=10) for b in bots))
+    return codes.pop()
+
+
+async def test_two_players_are_paired_score_and_are_paired_again_with_a_new_deal(
+        make_server: ServerFactory, rdb: aioredis.Redis) -> None:
+    app = await arena_server(make_server)
+    arena = await new_arena(app)
+    url = ws_url(app)
+    bots = [await joined_arena(url, arena, n) for n in ("ann", "bob")]
+    try:
+        code = await paired(bots)
+        meta = await rdb.hgetall(f"room:{{{code}}}:meta")
+        assert txt(meta[b"arena"]) == arena and txt(meta[b"private"]) == "1"
+        deal = txt(meta[b"deal"])
+        # ann puts a card or two up, then both resign: nobody won, ann is first by cards
+        mover = bots[0]
+        for _ in range(3):
+            assert mover.view is not None
+            choice = mover.choose()
+            if choice is None:
+                break
+            await mover.move(choice)
+        for bot in bots:
+            bot.seq += 1
+            await bot.send({"t": "resign", "seq": bot.seq})
+        results = await asyncio.gather(*(b.expect("results") for b in bots))
+        ranking = results[0]["ranking"]
+        assert results[0]["arena"] == arena and results[0]["deal"] is None  # the round's deal stays secret
+        first = ranking[0]
+        winner = next(b for b in bots if b.player == first["player"])
+        expected = 1 if first["moves"] > 0 else 0
+        standing = await winner.expect("arena", timeout=10, players=2)
+        while standing["me"]["races"] < 1:
+            standing = await winner.expect("arena", timeout=10)
+        assert standing["me"]["points"] == expected and standing["me"]["races"] == 1
+        assert [line["name"] for line in standing["top"]][:1] == [winner.name] or expected == 0
+        # ...and they are paired again at once, on another deal
+        for bot in bots:
+            bot.results, bot.view = None, None
+        again = await paired(bots)
+        assert again != code
+        deal2 = txt(await rdb.hget(f"room:{{{again}}}:meta", "deal"))
+        assert deal2 != deal
+        used = {txt(d) for d in await rdb.smembers(f"arena:{{{arena}}}:deals")}
+        assert {deal, deal2} <= used
+        # the standing's identities never go out
+        assert all("who" not in line for line in standing["top"])
+    finally:
+        await close_all(bots)
+
+
+async def test_one_pairing_round_gives_every_race_the_same_deal(make_server: ServerFactory,
+                                                                rdb: aioredis.Redis) -> None:
+    app = await arena_server(make_server)
+    arena = await new_arena(app, start_in_ms=600)  # everyone is waiting when the first round comes
+    url = ws_url(app)
+    bots = [await joined_arena(url, arena, f"p{i}") for i in range(4)]
+    try:
+        joins = await asyncio.gather(*(b.expect("joined", timeout=10) for b in bots))
+        codes = sorted({j["code"] for j in joins})
+        assert len(codes) == 2
+        deals = {txt(await rdb.hget(f"room:{{{c}}}:meta", "deal")) for c in codes}
+        assert len(deals) == 1
+        assert await rdb.scard(f"arena:{{{arena}}}:deals") == 1
+    finally:
+        await close_all(bots)
+
+
+async def test_a_refused_arena_message_changes_nothing(make_server: ServerFactory,
+                                                       rdb: aioredis.Redis) -> None:
+    app = await arena_server(make_server)
+    arena = await new_arena(app, start_in_ms=60_000)  # nobody is paired meanwhile
+    url = ws_url(app)
+    bot = await joined_arena(url, arena, "cat")
+    other = Bot(url, "dan")
+    await other.connect()
+    try:
+        before = await arena_snapshot(rdb, arena)
+        missing = new_arena_id()
+        await other.send({"t": "arena_join", "id": missing})
+        assert (await other.expect("error"))["code"] == "no_arena"
+        assert [k async for k in rdb.scan_iter(match=f"arena:{{{missing}}}:*")] == []
+        await other.send({"t": "arena_join", "id": "no such id!"})
+        assert (await other.expect("error"))["code"] == "no_arena"
+        await other.send({"t": "arena_leave"})
+        assert (await other.expect("error"))["code"] == "not_in_arena"
+        await other.send({"t": "arena_join", "id": 7})
+        assert (await other.expect("error"))["code"] == "bad_field"
+        # a player racing elsewhere may not join (it would be paired while it races)
+        await other.send({"t": "create", "variant": VARIANT, "players": 2})
+        code = (await other.expect("joined"))["code"]
+        third = Bot(url, "eve")
+        await third.connect()
+        await third.send({"t": "join", "code": code})
+        await third.expect("joined")
+        for b in (other, third):
+            await b.send({"t": "ready"})
+        await other.expect("view")
+        await other.send({"t": "arena_join", "id": arena})
+        assert (await other.expect("error"))["code"] == "already_in_room"
+        await close_all([third])
+        assert await arena_snapshot(rdb, arena) == before
+    finally:
+        await close_all([bot, other])
+
+
+async def test_an_ended_arena_refuses_new_players_and_keeps_its_final_standing(
+        make_server: ServerFactory, rdb: aioredis.Redis) -> None:
+    app = await arena_server(make_server)
+    arena = await new_arena(app, minutes=1, start_in_ms=-59_700)  # 0.3 s left
+    url = ws_url(app)
+    bot = await joined_arena(url, arena, "fay")
+    try:
+        final = await bot.expect("arena", phase="finished", timeout=10)
+        assert [line["name"] for line in final["top"]] == ["fay"]
+        assert await rdb.ttl(f"arena:{{{arena}}}:final") > 29 * 86_400
+        assert await rdb.exists(f"arena:{{{arena}}}:members") == 0
+        before = await arena_snapshot(rdb, arena)
+        late = Bot(url, "gus")
+        await late.connect()
+        await late.send({"t": "arena_join", "id": arena})
+        assert (await late.expect("error"))["code"] == "arena_over"
+        assert await arena_snapshot(rdb, arena) == before
+        await late.send({"t": "arena_info", "id": arena})
+        kept = await late.expect("arena")
+        assert kept["phase"] == "finished" and kept["top"][0]["name"] == "fay" and kept["member"] is False
+        await late.send({"t": "arenas"})
+        listed = (await late.expect("arenas"))["arenas"]
+        assert any(a["id"] == arena and a["phase"] == "finished" for a in listed)
+        await close_all([late])
+    finally:
+        await close_all([bot])
+
+
+async def test_leaving_an_arena_stops_the_pairing(make_server: ServerFactory, rdb: aioredis.Redis) -> None:
+    app = await arena_server(make_server)
+    arena = await new_arena(app, start_in_ms=400)
+    url = ws_url(app)
+    bots = [await joined_arena(url, arena, n) for n in ("hal", "ivy")]
+    try:
+        await bots[1].send({"t": "arena_leave"})
+        left = await bots[1].expect("arena", member=False)
+        assert left["me"]["name"] == "ivy"  # its line stays in the standing
+        with pytest.raises(TimeoutError):
+            await bots[0].expect("joined", timeout=1.0)
+        assert not await rdb.sismember(f"arena:{{{arena}}}:members", "g:" + "x")
+        assert await rdb.scard(f"arena:{{{arena}}}:members") == 1
+    finally:
+        await close_all(bots)
