@@ -218,3 +218,45 @@ async def test_leaving_an_arena_stops_the_pairing(make_server: ServerFactory, rd
         assert await rdb.scard(f"arena:{{{arena}}}:members") == 1
     finally:
         await close_all(bots)
+
+
+async def test_two_processes_on_one_redis_pair_each_waiting_player_once(
+        spawn: Any, redis_url_session: str, rdb: aioredis.Redis, tmp_path: Any) -> None:
+    """Both processes tick on the arena; only the lease holder pairs, so no
+    player is paired twice and no room is made for nothing."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    env = {"PATIENCE_ARENA_TICK_MS": "30"}
+    procs = [await spawn(**env), await spawn(**env)]
+    exe = Path(sys.executable).parent / "patience-server"
+    made = subprocess.run([str(exe), "arena", "create", "--variant", "Four Seasons", "--minutes", "5",
+                           "--start", "+0", "--group", "2"],
+                          env={**os.environ, "REDIS_URL": redis_url_session}, capture_output=True,
+                          text=True, timeout=30)
+    assert made.returncode == 0, made.stderr
+    arena = made.stdout.strip()
+    bots: list[Bot] = []
+    try:
+        # six players, three on each process, all waiting before a round can pair them
+        await rdb.hset(f"arena:{{{arena}}}:def", "starts_at", 10**15)  # hold the pairing
+        for i in range(6):
+            bots.append(await joined_arena(procs[i % 2].url, arena, f"w{i}"))
+        await rdb.hset(f"arena:{{{arena}}}:def", "starts_at", 0)
+        joins = await asyncio.gather(*(b.expect("joined", timeout=15) for b in bots))
+        codes = [j["code"] for j in joins]
+        assert len(set(codes)) == 3 and all(codes.count(c) == 2 for c in codes)
+        await asyncio.sleep(0.5)  # several more ticks of both processes
+        rooms = {txt(k) for k in await rdb.hkeys(f"arena:{{{arena}}}:rooms")}
+        assert rooms == set(codes)
+        made_rooms = set()
+        async for key in rdb.scan_iter(match="room:{*}:meta", count=1000):
+            if txt(await rdb.hget(key, "arena")) == arena:
+                made_rooms.add(txt(key)[6:12])
+        assert made_rooms == set(codes)  # no second pairer made rooms for the same players
+        for bot in bots:  # nobody was moved twice
+            assert sum(1 for m in bot.inbox if m.get("t") == "joined") == 1
+    finally:
+        await close_all(bots)
