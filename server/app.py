@@ -41,10 +41,11 @@ log = logging.getLogger("patience.server")
 class PlayerEndpoint:
     """A connection's endpoint: its messages go to the handlers as its player."""
 
-    __slots__ = ("player",)
+    __slots__ = ("player", "arenas")
 
-    def __init__(self, player: Player) -> None:
+    def __init__(self, player: Player, arenas: ArenaRunner) -> None:
         self.player = player
+        self.arenas = arenas
 
     async def handle(self, msg: dict[str, Any]) -> None:
         try:
@@ -57,6 +58,8 @@ class PlayerEndpoint:
     async def closed(self) -> None:
         with contextlib.suppress(StoreUnavailable):
             await self.player.disconnected()
+        with contextlib.suppress(StoreUnavailable):
+            await self.arenas.forget(self.player)  # an arena's member is its connection
 
     def log_extra(self) -> dict[str, Any]:
         return self.player.log_extra()
@@ -90,7 +93,7 @@ class RaceServer:
         return self.service.new_deal()
 
     def _endpoint(self, outbox: Outbox, address: Address) -> Endpoint:
-        return PlayerEndpoint(Player(self.service, outbox, ConnectionLimits(address)))
+        return PlayerEndpoint(Player(self.service, outbox, ConnectionLimits(address)), self.arenas)
 
     def address_of(self, connection: ServerConnection, request: Request) -> str:
         """The client's address key: the peer's, or the one a trusted proxy forwards."""

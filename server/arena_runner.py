@@ -241,6 +241,13 @@ class ArenaRunner:
                 self.members.pop(arena, None)
         return arena
 
+    async def forget(self, player: Player) -> None:
+        """The player's connection ended: it leaves its arena (its line stays)."""
+        member = self.member(player)
+        arena = self.remove(player)
+        if member is not None and arena is not None:
+            await self.store.leave(arena, member.who)
+
     def member(self, player: Player) -> Member | None:
         arena = self.arena_of.get(player)
         return self.members[arena][player] if arena is not None else None
@@ -248,10 +255,7 @@ class ArenaRunner:
     async def serve_members(self, arena: str, now: int) -> None:
         members = self.members.get(arena, {})
         for player in [p for p in members if p.closed]:
-            who = members[player].who
-            self.remove(player)
-            with contextlib.suppress(StoreUnavailable):
-                await self.store.leave(arena, who)
+            await self.forget(player)  # missed by its connection's end (the store was away)
         if not members:
             return
         ms = list(members.values())
