@@ -260,3 +260,48 @@ async def test_two_processes_on_one_redis_pair_each_waiting_player_once(
             assert sum(1 for m in bot.inbox if m.get("t") == "joined") == 1
     finally:
         await close_all(bots)
+
+
+async def test_the_leak_scan_over_an_arena_flow(make_server: ServerFactory, rdb: aioredis.Redis) -> None:
+    """No card outside a player's own views, no deal number, no identity: not in
+    the standing, not to a spectator of an arena race, not in its results."""
+    from tests.server.conftest import is_card
+    from tests.server.test_spectating import walk
+
+    app = await arena_server(make_server)
+    arena = await new_arena(app)
+    url = ws_url(app)
+    bots = [await joined_arena(url, arena, n) for n in ("jo", "kim")]
+    watcher = Bot(url, "lee")
+    await watcher.connect()
+    try:
+        code = await paired(bots)
+        deal = txt(await rdb.hget(f"room:{{{code}}}:meta", "deal"))
+        await watcher.send({"t": "watch", "code": code})
+        await watcher.expect("watching")
+        await asyncio.gather(*(b.play(15) for b in bots))
+        for bot in bots:
+            bot.seq += 1
+            await bot.send({"t": "resign", "seq": bot.seq})
+        await asyncio.gather(*(b.expect("results") for b in bots))
+        await watcher.expect("results")
+        for bot in bots:
+            await bot.expect("arena", timeout=10)
+            # the record, a replay and a ghost of the race wait for the arena's end
+            for ask in ({"t": "record", "player": 1}, {"t": "replay", "player": 1, "index": 1},
+                        {"t": "ghost", "code": code}):
+                await bot.send(ask)
+                assert (await bot.expect("error"))["code"] == "no_results", ask
+        for who in [*bots, watcher]:
+            for msg in who.inbox:
+                assert deal not in [str(x) for x in walk(msg)], msg
+                if msg["t"] == "view":
+                    assert who is not watcher
+                    continue
+                assert not any(is_card(x) for x in walk(msg)), msg
+                if msg["t"] == "arena":
+                    lines = msg["top"] + ([msg["me"]] if msg["me"] else [])
+                    assert all(set(line) == {"rank", "name", "points", "races", "wins", "fire",
+                                             "claimed"} for line in lines), msg
+    finally:
+        await close_all([*bots, watcher])
