@@ -13,8 +13,9 @@ Scoring, per finished race and player:
   before this one were both wins) scores 4 instead: after two wins in a row
   every further win counts double, until a race that is not a win;
 * when **nobody won**, the race's first place (most foundation cards, then
-  earliest to reach that count, the race's own ranking) scores 1, if it made
-  at least one move; this is not a win, so it ends a streak;
+  earliest to reach that count, the race's own ranking) scores 1, if it put
+  at least one card on a foundation itself; this is not a win, so it ends a
+  streak;
 * anything else scores 0 and ends the streak.
 """
 
@@ -82,7 +83,8 @@ def score_race(ranking: Sequence[Mapping[str, Any]], seats: Mapping[int, str],
     """The new standing lines of a finished race's players.
 
     ``ranking`` is the race's results ranking (``player``, ``place``, ``won``,
-    ``moves``), ``seats`` the seat number -> identity of the pairing, ``lines``
+    ``time_ms``: when it reached its foundation count, null if no move of its
+    raised it), ``seats`` the seat number -> identity of the pairing, ``lines``
     the stored lines before the race. Seats the ranking lacks (a player who
     never came) count as a race scoring 0."""
     nobody_won = not any(r.get("won") for r in ranking)
@@ -94,7 +96,7 @@ def score_race(ranking: Sequence[Mapping[str, Any]], seats: Mapping[int, str],
             continue  # its line is gone (the arena was closed meanwhile): nothing to score
         r = ranked.get(n)
         won = bool(r and r.get("won"))
-        first = bool(r and nobody_won and r.get("place") == 1 and int(r.get("moves") or 0) > 0)
+        first = bool(r and nobody_won and r.get("place") == 1 and r.get("time_ms") is not None)
         points, streak = race_points(won, first, line.streak)
         out[who] = replace(line, points=line.points + points, races=line.races + 1,
                            wins=line.wins + int(won), streak=streak)

@@ -284,11 +284,14 @@ class ArenaRunner:
         if d is None:
             return
         ver = int(d.get("ver", 0))
-        todo = [m for m in ms if force or m.pushed != ver]
+        # a member that left meanwhile is not told it is in (its leave answered already)
+        todo = [m for m in ms if (force or m.pushed != ver) and self.arena_of.get(m.player) == arena]
         if not todo:
             return
         message = await self.standing(d, [m.who for m in todo])
         for m in todo:
+            if self.arena_of.get(m.player) != arena:
+                continue  # it left while the standing was read
             m.pushed = ver
             m.player.send(self.for_member(message, m.who, True))
         if d.get("status") == "finished":

@@ -22,9 +22,9 @@ from server.arena_core import (
 
 
 def rank(*rows: tuple[int, bool, int]) -> list[dict[str, object]]:
-    """Ranking rows (player, won, moves) in place order."""
-    return [{"player": n, "place": i, "won": won, "moves": moves}
-            for i, (n, won, moves) in enumerate(rows, start=1)]
+    """Ranking rows (player, won, foundation cards it put up) in place order."""
+    return [{"player": n, "place": i, "won": won, "time_ms": 1000 * put if put else None}
+            for i, (n, won, put) in enumerate(rows, start=1)]
 
 
 def fresh(*whos: str) -> dict[str, Line]:
@@ -49,7 +49,7 @@ def test_first_by_foundation_cards_scores_one_when_nobody_won_and_ends_a_streak(
     assert lines["b"].points == 0
 
 
-def test_a_first_place_without_a_single_move_scores_nothing() -> None:
+def test_a_first_place_that_put_no_card_up_scores_nothing() -> None:
     lines = fresh("a", "b")
     play(lines, rank((1, False, 0), (2, False, 0)), {1: "a", 2: "b"})
     assert lines["a"].points == 0 and lines["b"].points == 0
