@@ -165,7 +165,7 @@ class ScheduleError(ValueError):
 
 
 def parse_schedule(text: str, known: Iterable[str] = ()) -> list[Slot]:
-    """``"18:00 four-seasons 60, 21:30 klondike 30"``: daily arenas (UTC).
+    """``"18:00 four-seasons 60, 21:30 czarina 30"``: daily arenas (UTC).
     ``known`` (if given) is the set of variant ids a slot may name."""
     known_set = set(known)
     out: list[Slot] = []

@@ -305,3 +305,36 @@ async def test_the_leak_scan_over_an_arena_flow(make_server: ServerFactory, rdb:
                                              "claimed"} for line in lines), msg
     finally:
         await close_all([*bots, watcher])
+
+
+async def test_a_scheduled_arena_is_created_once_by_each_process_that_sees_it_due(
+        make_server: ServerFactory, rdb: aioredis.Redis) -> None:
+    import datetime as dt
+
+    from server.arena_core import parse_schedule, scheduled_id
+
+    soon = dt.datetime.now(dt.UTC) + dt.timedelta(minutes=30)
+    schedule = f"{soon:%H:%M} czarina 45"
+    apps = [await arena_server(make_server, arena_schedule=schedule) for _ in range(2)]
+    arena = scheduled_id(parse_schedule(schedule)[0], soon.date())
+    for _ in range(100):
+        if await rdb.exists(f"arena:{{{arena}}}:def"):
+            break
+        await asyncio.sleep(0.05)
+    d = {txt(k): txt(v) for k, v in (await rdb.hgetall(f"arena:{{{arena}}}:def")).items()}
+    assert d["variant"] == "czarina" and d["minutes"] == "45" and d["status"] == "open"
+    bot = Bot(ws_url(apps[1]), "sam")
+    await bot.connect()
+    try:
+        await bot.send({"t": "arenas"})
+        listed = (await bot.expect("arenas"))["arenas"]
+        assert [a["phase"] for a in listed if a["id"] == arena] == ["upcoming"]
+    finally:
+        await close_all([bot])
+
+
+async def test_a_malformed_schedule_stops_the_server_at_start(make_server: ServerFactory) -> None:
+    from server.config import ConfigError
+
+    with pytest.raises(ConfigError, match="PATIENCE_ARENAS"):
+        await make_server(arena_schedule="25:00 czarina 30")
