@@ -15,6 +15,7 @@ import sys
 from .arena_core import ID_ALPHABET, ID_LENGTH, MAX_GROUP
 from .arena_runner import create_arena, new_id
 from .config import ConfigError, Settings
+from .game.variants import get_rules
 from .store.arenas import ArenaStore
 from .store.client import open_client
 from .store.rooms import now_ms
@@ -50,7 +51,7 @@ def parse_start(text: str, now: int) -> int:
     return int(moment.timestamp() * 1000)
 
 
-def _check(args: argparse.Namespace, settings: Settings) -> tuple[int, int, str]:
+def _check(args: argparse.Namespace, settings: Settings) -> tuple[int, int, str, int]:
     group = settings.arena_group if args.group is None else args.group
     race = settings.arena_race_seconds if args.race_seconds is None else args.race_seconds
     if not 1 <= args.minutes <= 24 * 60:
@@ -59,10 +60,11 @@ def _check(args: argparse.Namespace, settings: Settings) -> tuple[int, int, str]
         raise ConfigError(f"--group must be 2..{MAX_GROUP}")
     if not 10 <= race <= 3600:
         raise ConfigError("--race-seconds must be 10..3600")
+    get_rules(args.variant)  # UnknownVariant: one line, exit 2, before any Redis
     arena = (args.id or new_id()).upper()
     if len(arena) != ID_LENGTH or any(ch not in ID_ALPHABET for ch in arena):
         raise ConfigError(f"--id must be {ID_LENGTH} of {ID_ALPHABET}")
-    return group, race, arena
+    return group, race, arena, parse_start(args.start, now_ms())
 
 
 async def _run(args: argparse.Namespace, settings: Settings, url: str) -> int:
@@ -77,9 +79,9 @@ async def _run(args: argparse.Namespace, settings: Settings, url: str) -> int:
                       f"{d['minutes']} min\t{d.get('status', 'open')}\t{d['players']} players\t"
                       f"{d.get('name', '')}")
             return 0
-        group, race, arena = _check(args, settings)
+        group, race, arena, starts_at = _check(args, settings)
         if not await create_arena(store, settings, arena, variant=args.variant,
-                                  starts_at=parse_start(args.start, now), minutes=args.minutes,
+                                  starts_at=starts_at, minutes=args.minutes,
                                   group=group, race_seconds=race, name=args.name, now=now):
             sys.stderr.write(f"patience-server: an arena {arena} exists already\n")
             return 1

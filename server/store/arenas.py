@@ -21,7 +21,7 @@ from .rooms import RoomStore, StoreUnavailable, _int, _s
 
 INDEX: Final = "arenas:index"  # sorted set: arena id -> its end (ms)
 INDEX_MAX: Final = 1000  # arenas indexed at most (the newest ends stay)
-LIST_READ: Final = 200  # index entries one listing (or one tick) reads at most
+LIST_READ: Final = 50  # index entries one listing (or one tick) reads at most
 KEEP_MS: Final = 30 * 86_400_000  # a finished arena's final standing is kept this long
 GRACE_MS: Final = 3_600_000  # working keys live this long past the arena's last possible race
 
