@@ -33,7 +33,8 @@ def arena_server(tmp_path: Path) -> Iterator[tuple[str, str]]:
                               text=True, timeout=30)
         assert made.returncode == 0, made.stderr
         arena = made.stdout.strip()
-        proc = subprocess.Popen([str(SERVER), "serve"], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+        log = open(tmp_path / "server.log", "w")  # noqa: SIM115 (read when a test fails)
+        proc = subprocess.Popen([str(SERVER), "serve"], stdout=subprocess.PIPE, stderr=log,
                                 stdin=subprocess.DEVNULL, env=env, cwd=tmp_path, text=True)
         try:
             assert proc.stdout is not None
@@ -100,6 +101,7 @@ def test_an_arena_from_the_lobby_standing_race_points_and_the_next_race(
         term.wait(lambda: "Waiting for the next pairing" not in term.text and "ann" in term.text,
                   timeout=15)
         loop.run(resign_when_paired(bot))
+        loop.run(bot.send({"t": "arena_leave"}))  # so this race's end pairs nobody again
         term.child.send("X")
         term.wait_text("y to confirm", timeout=10)
         term.child.send("y")
