@@ -11,6 +11,8 @@ keys arenas add:
   into each race it pairs (the race screens as usual); after a race's
   results, Esc (or ``l``) comes back here and the next pairing follows.
   ``l`` (or Esc) leaves the arena, ``r`` asks for the standing again.
+* the membership is the connection's: after a reconnect the session joins
+  the arena again by itself (client/connection.py, on the new ``welcome``).
 
 :func:`render` draws those two screens and leaves every other one to
 :func:`client.spectate.render`.

@@ -88,6 +88,7 @@ class RaceState:
     replaying: dict[str, Any] | None = None  # the replay on screen: its last ``replay`` message
     arenas: list[dict[str, Any]] = field(default_factory=list)  # the last ``arenas`` list
     arena: dict[str, Any] | None = None  # the last ``arena`` standing (client/arena.py)
+    arena_rejoin: str = ""  # the arena to join again on a new connection (set by its welcome)
 
     def tell(self, text: str, error: bool = False) -> None:
         """A notice for the screen the player is on now."""
@@ -144,6 +145,8 @@ def _apply(state: RaceState, msg: dict[str, Any], local_ms: int) -> None:
         if "variants" in msg:
             state.variants = variants_from(msg["variants"])
         if state.arena is not None:  # an arena's member is its connection: a new one is in none
+            if state.arena.get("member") is True and state.arena.get("phase") != "finished":
+                state.arena_rejoin = str(state.arena.get("id") or "")  # the session joins again
             state.arena = {**state.arena, "member": False}
     elif kind == "joined":
         code = msg.get("code")

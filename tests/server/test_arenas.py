@@ -338,3 +338,26 @@ async def test_a_malformed_schedule_stops_the_server_at_start(make_server: Serve
 
     with pytest.raises(ConfigError, match="PATIENCE_ARENAS"):
         await make_server(arena_schedule="25:00 czarina 30")
+
+
+async def test_when_the_pairer_goes_another_process_takes_the_lease_over(
+        make_server: ServerFactory, rdb: aioredis.Redis) -> None:
+    apps = [await arena_server(make_server), await arena_server(make_server)]
+    arena = await new_arena(apps[0])
+    lease = f"arena:{{{arena}}}:lease"
+    for _ in range(100):
+        if await rdb.get(lease):
+            break
+        await asyncio.sleep(0.02)
+    token = txt(await rdb.get(lease))
+    holder = next(a for a in apps if a.arenas.token == token)
+    other = next(a for a in apps if a is not holder)
+    held_before = other.arenas.leases_held
+    await holder.close()  # its lease lapses 5 ticks later; the other process takes it
+    bots = [await joined_arena(ws_url(other), arena, n) for n in ("uma", "val")]
+    try:
+        await paired(bots)
+        assert txt(await rdb.get(lease)) == other.arenas.token
+        assert other.arenas.leases_held > held_before
+    finally:
+        await close_all(bots)
