@@ -52,6 +52,11 @@ async def on_arena_join(player: Player, msg: dict[str, Any]) -> None:
     now = now_ms()
     if d.get("status") == "finished" or now >= int(d["ends_at"]):
         raise ProtocolError("arena_over", f"arena {arena} has ended")
+    current = runner.member(player)
+    if current is not None and runner.arena_of.get(player) == arena:
+        # in it already (maybe in one of its races): nothing to write, the standing again
+        await runner.push(arena, [current], force=True)
+        return
     who = identity(player)
     line = Line(who, player.name, claimed=player.identified is not None).dump()
     answer = await runner.store.join(arena, who, line, now, int(d["max_players"]))

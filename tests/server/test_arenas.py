@@ -361,3 +361,42 @@ async def test_when_the_pairer_goes_another_process_takes_the_lease_over(
         assert other.arenas.leases_held > held_before
     finally:
         await close_all(bots)
+
+
+async def test_a_member_sitting_in_another_room_is_not_paired_until_it_comes_back(
+        make_server: ServerFactory, rdb: aioredis.Redis) -> None:
+    app = await arena_server(make_server)
+    arena = await new_arena(app, start_in_ms=60_000)
+    url = ws_url(app)
+    bots = [await joined_arena(url, arena, n) for n in ("wes", "xia")]
+    try:
+        await bots[0].send({"t": "create", "variant": VARIANT, "players": 2})
+        room = (await bots[0].expect("joined"))["code"]
+        await rdb.hset(f"arena:{{{arena}}}:def", "starts_at", 0)  # the arena starts now
+        with pytest.raises(TimeoutError):
+            await bots[1].expect("joined", timeout=1.0)
+        await bots[0].send({"t": "leave"})
+        code = await paired(bots)
+        assert code != room
+    finally:
+        await close_all(bots)
+
+
+async def test_joining_the_same_arena_again_during_its_countdown_changes_nothing(
+        make_server: ServerFactory, rdb: aioredis.Redis) -> None:
+    app = await arena_server(make_server, countdown_ms=1500)
+    arena = await new_arena(app)
+    url = ws_url(app)
+    bots = [await joined_arena(url, arena, n) for n in ("yul", "zed")]
+    try:
+        code = (await bots[0].expect("joined"))["code"]
+        await bots[1].expect("joined", code=code)
+        before = await arena_snapshot(rdb, arena)
+        await bots[0].send({"t": "arena_join", "id": arena})
+        again = await bots[0].expect("arena", id=arena)
+        assert again["member"] is True
+        assert await arena_snapshot(rdb, arena) == before  # not waiting again while it races
+        await asyncio.gather(*(b.expect("view") for b in bots))
+        assert sum(1 for m in bots[0].inbox if m.get("t") == "joined") == 1
+    finally:
+        await close_all(bots)
