@@ -179,13 +179,15 @@ class ArenaRunner:
     async def score_finished(self, arena: str, rooms: dict[str, str], now: int) -> int:
         """Score every race of the arena that has results; the number still going."""
         going = 0
+        clocks = await self.store.room_clocks(list(rooms))
         for code, seats_json in rooms.items():
-            room = await self.service.store.room(code)
-            if room is not None and room.phase != "finished":
+            phase, ends_at = clocks[code]
+            if phase is not None and phase != "finished":
                 going += 1
-                if room.phase == "racing" and now > room.ends_at + 1000:
+                if phase == "racing" and now > ends_at + 1000:
                     await self.service.maybe_finish(code)  # its players' process may be gone
                 continue
+            room = await self.service.store.room(code)
             ranking: list[dict[str, Any]] = []
             if room is not None and room.results:
                 ranking = msgpack.unpackb(room.results, raw=False)["ranking"]
@@ -260,7 +262,8 @@ class ArenaRunner:
             return
         ms = list(members.values())
         available = [m for m in ms if m.player.code is None or m.player.code == m.room]
-        await self.store.mark_seen(arena, [m.who for m in available], now,
+        away = [m.who for m in ms if m not in available]
+        await self.store.mark_seen(arena, [m.who for m in available], away, now,
                                    PRESENCE_TICKS * self.service.settings.arena_tick_ms * 4)
         for m, got in zip(ms, await self.store.assignments(arena, [m.who for m in ms]), strict=True):
             if got and got != m.followed and m in available:

@@ -17,6 +17,7 @@ from redis.asyncio import Redis
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
+from . import keys as room_keys
 from .rooms import RoomStore, StoreUnavailable, _int, _s
 
 INDEX: Final = "arenas:index"  # sorted set: arena id -> its end (ms)
@@ -220,13 +221,18 @@ class ArenaStore:
         ks = [key(arena, p) for p in ("def", "members", "waiting", "seen")]
         return bool(await self._guard(self._leave(ks, [who])))
 
-    async def mark_seen(self, arena: str, whos: list[str], now: int, keep_ms: int) -> None:
-        if not whos:
-            return
+    async def mark_seen(self, arena: str, whos: list[str], away: list[str], now: int,
+                        keep_ms: int) -> None:
+        """``whos`` are available now; ``away`` are members busy elsewhere (in another
+        room): not paired from this moment, not only once their mark has aged."""
         pipe = self.redis.pipeline(transaction=True)
-        pipe.zadd(key(arena, "seen"), dict.fromkeys(whos, now))
-        pipe.pexpire(key(arena, "seen"), keep_ms)
-        await self._guard(pipe.execute())
+        if away:
+            pipe.zrem(key(arena, "seen"), *away)
+        if whos:
+            pipe.zadd(key(arena, "seen"), dict.fromkeys(whos, now))
+            pipe.pexpire(key(arena, "seen"), keep_ms)
+        if whos or away:
+            await self._guard(pipe.execute())
 
     async def assignments(self, arena: str, whos: list[str]) -> list[str | None]:
         values = await self._guard(self.redis.hmget(key(arena, "assign"), whos))
@@ -271,6 +277,16 @@ class ArenaStore:
         waiting, seen, points, rooms = await self._guard(pipe.execute())
         return ([(_s(w), int(s)) for w, s in waiting], {_s(w): int(s) for w, s in seen},
                 {_s(w): int(s) for w, s in points}, {_s(c): _s(v) for c, v in rooms.items()})
+
+    async def room_clocks(self, codes: list[str]) -> dict[str, tuple[str | None, int]]:
+        """Each room's phase (None: expired) and end, in one round trip: the
+        pairer reads a whole room only once it has finished."""
+        pipe = self.redis.pipeline(transaction=False)
+        for code in codes:
+            pipe.hmget(room_keys.meta(code), "phase", "ends_at")
+        rows = await self._guard(pipe.execute()) if codes else []
+        return {code: (_s(phase) if phase is not None else None, _int(ends))
+                for code, (phase, ends) in zip(codes, rows, strict=True)}
 
     async def new_round(self, arena: str, token: str, deal: str, max_rounds: int) -> int:
         ks = [key(arena, "lease"), key(arena, "def"), key(arena, "deals")]

@@ -372,6 +372,7 @@ async def test_a_member_sitting_in_another_room_is_not_paired_until_it_comes_bac
     try:
         await bots[0].send({"t": "create", "variant": VARIANT, "players": 2})
         room = (await bots[0].expect("joined"))["code"]
+        await asyncio.sleep(3 * TICK_MS / 1000)  # a tick or two: its process sees it busy
         await rdb.hset(f"arena:{{{arena}}}:def", "starts_at", 0)  # the arena starts now
         with pytest.raises(TimeoutError):
             await bots[1].expect("joined", timeout=1.0)
