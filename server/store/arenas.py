@@ -167,7 +167,8 @@ class ArenaStore:
             "minutes": minutes, "group": group, "race_ms": race_ms, "max_players": max_players,
             "max_rounds": max_rounds, "status": "open", "ver": 0, "created": now,
             "expire_at": expire_at}
-        pipe = self.redis.pipeline(transaction=True)
+        # two slots (the arena's keys and the index): no MULTI, which a cluster refuses
+        pipe = self.redis.pipeline(transaction=False)
         pipe.hset(d, mapping=cast(Any, fields))
         pipe.pexpireat(d, expire_at)
         pipe.zadd(INDEX, {arena: ends_at})
