@@ -79,6 +79,8 @@ class Settings:
     arena_group: int = 2  # players per arena race, at most (scheduled arenas)
     arena_race_seconds: int = 300  # an arena race's clock (scheduled arenas)
     arena_max_players: int = 500  # lines an arena's standing may hold
+    # in-loop dead-position search before it moves to a worker process (0: never)
+    dead_offload_ms: int = 50
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
@@ -114,6 +116,7 @@ class Settings:
             arena_group=_int(e, "PATIENCE_ARENA_GROUP", 2, 2, 8),
             arena_race_seconds=_int(e, "PATIENCE_ARENA_RACE_SECONDS", 300, 10, 3600),
             arena_max_players=_int(e, "PATIENCE_ARENA_MAX_PLAYERS", 500, 2, 10_000),
+            dead_offload_ms=_int(e, "PATIENCE_DEAD_OFFLOAD_MS", 50, 0, 60_000),
         )
 
 
