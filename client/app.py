@@ -226,8 +226,8 @@ class RaceApp:
 
     def refresh(self) -> bool:
         """Recompute the screen model; ask for a redraw only if it changed."""
+        from .arena import render  # arenas, then spectate and replay screens, else client/screen.py
         from .keys import settle
-        from .spectate import render  # the spectate and replay screens, else client/screen.py
         from .state import mode
 
         current = mode(self.session.state)
@@ -256,8 +256,8 @@ class RaceApp:
 
     # -- input ------------------------------------------------------------------------
     def on_key(self, key: str) -> None:
+        from .arena import press  # before client/spectate.py's, client/solo.py's, client/keys.py's
         from .keys import context_of
-        from .spectate import press  # in front of client/solo.py's, itself in front of client/keys.py's
         from .state import mode
 
         state = self.session.state
@@ -293,10 +293,13 @@ class RaceApp:
             if self.app.is_running:
                 self.app.exit(result=0)
             return
+        from .arena import run as run_arena
         from .solo import run as run_solo
         from .spectate import run as run_spectate
 
-        if await run_spectate(s, command):
+        if await run_arena(s, command):
+            pass  # arenas: client/arena.py
+        elif await run_spectate(s, command):
             pass  # watching, ghosts and replays: client/spectate.py
         elif await run_solo(s, command, self.records_dir):
             pass  # solo play, undo, hints and saving records: client/solo.py

@@ -352,6 +352,10 @@ class ClientSession:
                     self.keys.save_rating(self.where, self.name, change.value)
         elif kind == "board_changed":
             self._board_changed(msg.get("board"))
+        elif kind == "welcome" and self.state.arena_rejoin:
+            # a reconnect: the arena's membership ended with the old connection
+            arena, self.state.arena_rejoin = self.state.arena_rejoin, ""
+            self._spawn(self.send({"t": "arena_join", "id": arena}))
         self._changed_now()
 
     def _claimed(self, msg: dict[str, Any]) -> None:

@@ -60,6 +60,7 @@ LOBBY_ITEMS: Final = (
     ("8", "Play alone", "any variant, any deal number; undo and hints"),  # client/solo.py
     ("w", "Watch a race", "a room's code: every player's counts, live"),  # client/spectate.py
     ("g", "Race a ghost", "a finished race's code: race its recorded run"),
+    ("a", "Arenas", "timed events: a new race after each race"),  # client/arena.py
     ("q", "Quit", ""),
 )
 BOARD_ITEMS: Final = (
@@ -134,7 +135,7 @@ def settle(ui: UI, mode: str = "") -> UI:
     Back in the lobby, a board or daily screen asked for on the way out (``b``
     after a daily's results) is kept.
     """
-    keep = mode == "lobby" and ui.menu in ("board", "daily")
+    keep = mode == "lobby" and ui.menu in ("board", "daily", "arenas")
     return replace(ui, menu=ui.menu if keep else "main", cursor=0, pending=None, want_foundation=False,
                    confirm="", note="", text=None, text_purpose="")
 

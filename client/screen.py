@@ -375,6 +375,11 @@ HELP: Final = (
     "  Replay (v on a results screen): every player's game move by move. Left/right step, b/e "
     "the deal/the end, 1-8 or Tab another player, c the player to compare with, d jumps to "
     "where the two paths diverged, Esc back to the results.",
+    "  Arenas (a in the lobby, then a number): a timed event of one variant. You are paired "
+    "with other players as soon as you are not racing, everyone of a pairing round on the same "
+    "deal; a win scores 2 points (4 after two wins in a row, marked *), the first by foundation "
+    "cards when nobody won 1. The lobby shows the live standing; after a race's results Esc "
+    "comes back to it. l leaves the arena, r refreshes; finished arenas show their final standing.",
     "  Lobby: 5 today's challenge (a claimed name's first attempt of the day is ranked), "
     "6 boards (n / p page), 7 claim your name (its key is kept on this computer). After a "
     "daily: c copies the share line, b its board.",

@@ -86,6 +86,9 @@ class RaceState:
     ghost: dict[str, Any] | None = None  # the ghost raced in this room (its ``ghost`` message)
     records: dict[int, list[str]] = field(default_factory=dict)  # finished games' moves, by player
     replaying: dict[str, Any] | None = None  # the replay on screen: its last ``replay`` message
+    arenas: list[dict[str, Any]] = field(default_factory=list)  # the last ``arenas`` list
+    arena: dict[str, Any] | None = None  # the last ``arena`` standing (client/arena.py)
+    arena_rejoin: str = ""  # the arena to join again on a new connection (set by its welcome)
 
     def tell(self, text: str, error: bool = False) -> None:
         """A notice for the screen the player is on now."""
@@ -141,6 +144,10 @@ def _apply(state: RaceState, msg: dict[str, Any], local_ms: int) -> None:
         state.attempt = 0
         if "variants" in msg:
             state.variants = variants_from(msg["variants"])
+        if state.arena is not None:  # an arena's member is its connection: a new one is in none
+            if state.arena.get("member") is True and state.arena.get("phase") != "finished":
+                state.arena_rejoin = str(state.arena.get("id") or "")  # the session joins again
+            state.arena = {**state.arena, "member": False}
     elif kind == "joined":
         code = msg.get("code")
         if isinstance(code, str):
@@ -229,6 +236,11 @@ def _apply(state: RaceState, msg: dict[str, Any], local_ms: int) -> None:
                     value = _num(entry.get("value"))
                     if value is not None:
                         state.ratings_seen[entry["name"].casefold()] = value
+    elif kind == "arenas":
+        listed = msg.get("arenas")
+        state.arenas = [a for a in listed if isinstance(a, dict)] if isinstance(listed, list) else []
+    elif kind == "arena":
+        state.arena = dict(msg)
     elif kind == "hint":
         state.tell(hint_text(msg, state.v))
     elif kind == "error":

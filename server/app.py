@@ -21,6 +21,7 @@ from websockets.datastructures import Headers
 from websockets.http11 import Request, Response
 
 from . import metrics
+from .arena_runner import ArenaRunner
 from .config import Settings
 from .corebuild import rules_core
 from .game import engine
@@ -40,10 +41,11 @@ log = logging.getLogger("patience.server")
 class PlayerEndpoint:
     """A connection's endpoint: its messages go to the handlers as its player."""
 
-    __slots__ = ("player",)
+    __slots__ = ("player", "arenas")
 
-    def __init__(self, player: Player) -> None:
+    def __init__(self, player: Player, arenas: ArenaRunner) -> None:
         self.player = player
+        self.arenas = arenas
 
     async def handle(self, msg: dict[str, Any]) -> None:
         try:
@@ -56,6 +58,8 @@ class PlayerEndpoint:
     async def closed(self) -> None:
         with contextlib.suppress(StoreUnavailable):
             await self.player.disconnected()
+        with contextlib.suppress(StoreUnavailable):
+            await self.arenas.forget(self.player)  # an arena's member is its connection
 
     def log_extra(self) -> dict[str, Any]:
         return self.player.log_extra()
@@ -69,6 +73,7 @@ class RaceServer:
         self.store = self.service.store
         self.competition = self.service.competition
         self.hub = self.service.hub
+        self.arenas = ArenaRunner(self.service)  # pairs, scores and pushes arenas' standings
         # per-address budgets, in this process's memory (server/limits.py says why)
         self.addresses = AddressBook(Limits(
             connections=settings.connections_per_address,
@@ -88,7 +93,7 @@ class RaceServer:
         return self.service.new_deal()
 
     def _endpoint(self, outbox: Outbox, address: Address) -> Endpoint:
-        return PlayerEndpoint(Player(self.service, outbox, ConnectionLimits(address)))
+        return PlayerEndpoint(Player(self.service, outbox, ConnectionLimits(address)), self.arenas)
 
     def address_of(self, connection: ServerConnection, request: Request) -> str:
         """The client's address key: the peer's, or the one a trusted proxy forwards."""
@@ -128,6 +133,7 @@ class RaceServer:
         # before anything is written: an old server would fail only at the first move
         self.engine = await self.store.require_version()
         self.service.start()
+        self.arenas.start()
         self.server = await serve(self.handler, self.settings.host, self.settings.port,
                                   process_request=self.health, max_size=MAX_FRAME_BYTES,
                                   max_queue=16, compression=None, ping_interval=20, ping_timeout=20,
@@ -146,6 +152,7 @@ class RaceServer:
             # close() tells every client 1001 "going away": they resume elsewhere
             self.server.close()
             await self.server.wait_closed()
+        await self.arenas.close()
         await self.service.close()
         await self.redis.aclose()
 

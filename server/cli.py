@@ -1,6 +1,7 @@
 """``patience-server``: the server and its offline tools.
 
-Subcommands: ``variants``, ``deal``, ``verify`` and ``serve``. Bad input gets
+Subcommands: ``variants``, ``deal``, ``verify``, ``solve``, ``serve``, ``arena``,
+``cluster`` and ``bench``. Bad input gets
 one line on stderr and exit status 2, never a traceback.
 """
 
@@ -132,6 +133,12 @@ def _cmd_bench(args: argparse.Namespace) -> int:
     return bench_main(args)
 
 
+def _cmd_arena(args: argparse.Namespace) -> int:
+    from .arena_command import run
+
+    return run(args)
+
+
 def _cmd_cluster(args: argparse.Namespace) -> int:
     from .localcluster.command import run
 
@@ -249,6 +256,11 @@ def build_parser() -> argparse.ArgumentParser:
 
     cluster_arguments(c)
     c.set_defaults(func=_cmd_cluster)
+    a = sub.add_parser("arena", help="create or list arenas (timed events of one variant)")
+    from .arena_command import add_arguments as arena_arguments
+
+    arena_arguments(a)
+    a.set_defaults(func=_cmd_arena)
     b = sub.add_parser("bench", help="load-test a server beside a bare websocket echo")
     _bench_arguments(b)
     b.set_defaults(func=_cmd_bench)

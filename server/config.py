@@ -73,6 +73,12 @@ class Settings:
     quick_bot_s: int = 20  # a quick race nobody joined gets a bot after this long (0: never)
     quick_bot_level: int = 3
     bot_pace_pct: int = 100  # bots' think times in percent of a person's (tests: 0)
+    # arenas (docs/arenas.md)
+    arena_schedule: str = ""  # daily arenas, "HH:MM VARIANT MINUTES, ..." (UTC)
+    arena_tick_ms: int = 1000  # how often each process pairs, scores and pushes standings
+    arena_group: int = 2  # players per arena race, at most (scheduled arenas)
+    arena_race_seconds: int = 300  # an arena race's clock (scheduled arenas)
+    arena_max_players: int = 500  # lines an arena's standing may hold
     # in-loop dead-position search before it moves to a worker process (0: never)
     dead_offload_ms: int = 50
 
@@ -105,6 +111,11 @@ class Settings:
             quick_bot_s=_int(e, "PATIENCE_QUICK_BOT_S", 20, 0, 24 * 3600),
             quick_bot_level=_int(e, "PATIENCE_QUICK_BOT_LEVEL", 3, 1, 5),
             bot_pace_pct=_int(e, "PATIENCE_BOT_PACE_PCT", 100, 0, 1000),
+            arena_schedule=e.get("PATIENCE_ARENAS", ""),
+            arena_tick_ms=_int(e, "PATIENCE_ARENA_TICK_MS", 1000, 20, 60_000),
+            arena_group=_int(e, "PATIENCE_ARENA_GROUP", 2, 2, 8),
+            arena_race_seconds=_int(e, "PATIENCE_ARENA_RACE_SECONDS", 300, 10, 3600),
+            arena_max_players=_int(e, "PATIENCE_ARENA_MAX_PLAYERS", 500, 2, 10_000),
             dead_offload_ms=_int(e, "PATIENCE_DEAD_OFFLOAD_MS", 50, 0, 60_000),
         )
 

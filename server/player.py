@@ -77,6 +77,7 @@ class Player:
         self._tasks: set[asyncio.Task[None]] = set()  # work started by room events
         self.spectating: Spectator | None = None  # the room watched without a seat
         self.progress = ProgressThrottle(service.store.publish_progress)
+        self.closed = False  # the connection has ended (an arena forgets the player then)
 
     # -- sending (never waits) ----------------------------------------------------------
     def send(self, message: dict[str, Any]) -> None:
@@ -183,6 +184,7 @@ class Player:
 
     async def disconnected(self) -> None:
         """The connection ended: free the seat unless a newer connection has it."""
+        self.closed = True
         for task in list(self._tasks):
             task.cancel()
         self.service.unwatch_boards(self.outbox)
@@ -301,13 +303,18 @@ class Player:
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
+    async def take_reserved(self, code: str, n: int) -> None:
+        """Take seat ``n`` kept for this player in room ``code`` (a rematch, an
+        arena's pairing): a new token, then the seat as a resume would."""
+        await self.detach()
+        secret = secrets.token_urlsafe(18)
+        await self.service.store.set_player_fields(code, n, tok=token_hash(secret))
+        await self.attach(code, n, f"{code}.{n}.{secret}")
+
     async def _follow_rematch(self, new_code: str, n: int) -> None:
         """Take the seat kept for this player in the rematch's room."""
         try:
-            await self.detach()
-            secret = secrets.token_urlsafe(18)
-            await self.service.store.set_player_fields(new_code, n, tok=token_hash(secret))
-            await self.attach(new_code, n, f"{new_code}.{n}.{secret}")
+            await self.take_reserved(new_code, n)
         except ProtocolError as exc:
             self.send(error(exc.code, exc.message))
         except StoreUnavailable:

@@ -72,6 +72,10 @@ ERROR_CODES: Final[dict[str, str]] = {
                  "ghost or replay of a code is looked at after retry_ms (the wait doubles with each "
                  "unknown code)",
     "store_unavailable": "the game store is unreachable: nothing was changed, try again",
+    "no_arena": "no arena has that id (or it has expired)",
+    "arena_over": "the arena has ended: it takes no new players (its final standing stays)",
+    "arena_full": "the arena's standing holds as many players as it allows",
+    "not_in_arena": "this needs an arena: arena_join first",
     "internal": "unexpected server error: nothing was changed",
 }
 
@@ -127,6 +131,10 @@ CLIENT_MESSAGES: Final[dict[str, dict[str, Field]]] = {
     "replay": {"player": Field(int, False, 1, MAX_PLAYERS), "index": Field(int, False, 0, 2**31),
                "code": Field(str, False, max_len=16)},
     "ghost": {"code": Field(str, max_len=16), "player": Field(int, False, 1, MAX_PLAYERS)},
+    "arenas": {},
+    "arena_join": {"id": Field(str, max_len=16)},
+    "arena_leave": {},
+    "arena_info": {"id": Field(str, max_len=16)},
 }
 
 # The move's limits, for decode_client's inline check (a test holds them to the table)
@@ -163,6 +171,13 @@ SERVER_MESSAGES: Final[dict[str, str]] = {
               "here, null at 0), view{...}: that player's view after index entries of its record",
     "ghost": "code (the ghost race's room), player (the ghost's number there), name, source, "
              "source_player, moves: the recorded run raced as a ghost; its progress follows",
+    "arenas": "arenas[{id, name, variant, phase (upcoming, running, closing, finished), starts_at, "
+              "ends_at, players, group}]: the arenas to come, running, and finished ones kept",
+    "arena": "id, name, variant, phase, starts_at, ends_at, group, race_ms, server_time, players "
+             "(lines in the standing), top[{rank, name, points, races, wins, fire, claimed}] (the "
+             "first 10), me (your own line, or null), member (you are in it): an arena's standing, "
+             "pushed to its members whenever it changes; a pairing moves you into a race "
+             "(joined, room, view follow)",
     "hint": "v (the position it is for), result (won, lost or unknown), move (keeps the game "
             "winnable; null unless won)",
 }

@@ -56,7 +56,7 @@ def room_message(room: RoomRow, now: int) -> dict[str, Any]:
         "starts_at": room.starts_at or None, "ends_at": room.ends_at or None,
         "total_cards": rules.spec.total_cards, "layout": rules.layout(),
         "server_time": now, "rematch": room.rematch, "daily": room.daily, "ranked": room.ranked,
-        "solo": room.solo,
+        "solo": room.solo, "arena": room.arena,
     }
     if room.solo:  # its player chose the deal (or asked for a random one): no secret to keep
         out["deal"] = room.deal
@@ -96,11 +96,12 @@ def ranking(room: RoomRow) -> list[dict[str, Any]]:
 
 def results_message(room: RoomRow) -> dict[str, Any]:
     """The ranking, and the deal number: revealed here and not before, except
-    for a daily deal, which stays secret until the day closes (others still
-    have to play it)."""
+    for a daily deal, which stays secret until the day closes, and an arena's,
+    which other races of its pairing round may still be playing (others
+    still have to play it)."""
     return {"t": "results", "code": room.code, "variant": room.variant,
-            "deal": None if room.daily else room.deal, "deal_version": "deal_v1",
-            "daily": room.daily, "ranking": ranking(room)}
+            "deal": None if room.daily or room.arena else room.deal, "deal_version": "deal_v1",
+            "daily": room.daily, "arena": room.arena, "ranking": ranking(room)}
 
 
 def one_seat_each(room: RoomRow) -> bool:

@@ -29,6 +29,7 @@ from .game.state import State
 from .game.views import view
 from .protocol import ProtocolError
 from .service import RoomService
+from .store.arenas import arena_over
 from .store.rooms import PlayerRow, RoomRow
 
 CACHE_MAX: Final = 32  # records whose positions are kept (a record: up to ~5,000 positions)
@@ -63,6 +64,8 @@ async def public_room(service: RoomService, room: RoomRow | None, what: str) -> 
         raise ProtocolError("no_results", f"{what} once the race has results")
     if room.daily and service.competition.today() <= room.daily:
         raise ProtocolError("no_results", f"{what} of a daily game once the day is over")
+    if room.arena and not await service.store._guard(arena_over(service.redis, room.arena)):
+        raise ProtocolError("no_results", f"{what} of an arena race once the arena is over")
     return room
 
 

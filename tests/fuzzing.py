@@ -30,9 +30,11 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
 from server.app import RaceServer
+from server.arena_runner import new_id
 from server.config import Settings
 from server.game.variants import RULES
 from server.protocol import CLIENT_MESSAGES, CLOSE_INTERNAL, PROTOCOL_VERSION, encode
+from server.store.arenas import ArenaStore
 
 VARIANTS = sorted(RULES)
 ODD_STRINGS = ["", " ", "²", "①", "٣", "ABCDEF.².x", "ABCDEF.1.", "..", "A" * 64, "\x00", "🂡",
@@ -142,6 +144,7 @@ class Fuzzer:
         self.codes: list[str] = []
         self.tokens: list[str] = []
         self.progress = 0  # print a line every this many messages (0: never)
+        self.arenas: list[str] = []
 
     # -- the situations -----------------------------------------------------------------
     async def setup(self) -> None:
@@ -154,6 +157,17 @@ class Fuzzer:
         await asyncio.sleep(0.1)  # the closed connections' seat releases
         await self.rdb.flushdb()
         self.codes, self.tokens = [], []
+        # two arenas: one pairing from an hour on (so nothing moves under the
+        # comparison), one that has ended and keeps its final standing
+        store = ArenaStore(self.rdb)
+        now = int(time.time() * 1000)
+        self.arenas = [new_id(), new_id()]
+        for arena, start in zip(self.arenas, (now + 3_600_000, now - 3_600_000), strict=True):
+            await store.create(arena, name="fuzz", variant=self.rng.choice(VARIANTS), starts_at=start,
+                               minutes=30, group=2, race_ms=60_000, max_players=50, max_rounds=10,
+                               now=now)
+        await self.rdb.hset(f"arena:{{{self.arenas[1]}}}:def", mapping={"status": "finished"})
+        await self.rdb.set(f"arena:{{{self.arenas[1]}}}:final", "[]")
         lobby = Client(self.url)
         await lobby.open("lobby")
         await lobby.exchange(encode({"t": "create", "variant": self.rng.choice(VARIANTS)}))
@@ -199,6 +213,8 @@ class Fuzzer:
             return self.rng.choice(VARIANTS)
         if name == "code":
             return self.rng.choice(self.codes + ["ZZZZZZ", "abc", "A1B2C3"]) if self.codes else "ZZZZZZ"
+        if name == "id":
+            return self.rng.choice(self.arenas + ["ZZZZZZ", "abc", ""])
         if name == "token":
             token = self.rng.choice(self.tokens) if self.tokens else "A.1.x"
             return token if self.rng.random() < 0.5 else self.mutate_text(token)
@@ -255,8 +271,10 @@ class Fuzzer:
 
     # -- the run -------------------------------------------------------------------------------
     async def snapshot(self) -> dict[bytes, Any]:
-        """Every key and its value (TTLs left out: they only run down)."""
-        keys = [k async for k in self.rdb.scan_iter(count=1000)]
+        """Every key and its value (TTLs left out: they only run down), but an
+        arena's presence marks and lease, which its runner renews on every tick."""
+        keys = [k async for k in self.rdb.scan_iter(count=1000)
+                if not k.endswith((b":seen", b":lease"))]
         pipe = self.rdb.pipeline(transaction=False)
         for k in keys:
             pipe.type(k)

@@ -15,13 +15,14 @@ from typing import Any
 from .. import ghost as ghost_race
 from ..player import Player
 from ..protocol import ProtocolError
-from . import bots, competition, ghost, lobby, race, replay, results, solo, watch
+from . import arena, bots, competition, ghost, lobby, race, replay, results, solo, watch
 
 Handler = Callable[[Player, dict[str, Any]], Awaitable[None]]
 
 HANDLERS: dict[str, Handler] = {
     **lobby.HANDLERS, **race.HANDLERS, **results.HANDLERS, **competition.HANDLERS,
     **solo.HANDLERS, **watch.HANDLERS, **replay.HANDLERS, **ghost.HANDLERS, **bots.HANDLERS,
+    **arena.HANDLERS,
 }
 
 

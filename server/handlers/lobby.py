@@ -137,7 +137,8 @@ async def on_leave(player: Player, msg: dict[str, Any]) -> None:
     if player.state is not None and player.status == engine.IN_PROGRESS:
         await play(player, player.last_seq + 1, "resign", player.v)
     room = await player.service.store.room(player.need_room())
-    if room is not None and room.phase == "finished" and not room.daily and not room.rematch:
+    if room is not None and room.phase == "finished" and not room.daily and not room.arena \
+            and not room.rematch:
         await player.service.rematch_vote(room, player.n, False)  # leaving the results declines
     await player.leave_current()
 

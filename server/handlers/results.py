@@ -6,6 +6,7 @@ from typing import Any
 
 from ..player import Player
 from ..protocol import ProtocolError
+from ..store.arenas import arena_over
 from ..store.rooms import RoomRow
 
 
@@ -26,6 +27,9 @@ async def on_record(player: Player, msg: dict[str, Any]) -> None:
     code = room.code
     if room.daily and service.competition.today() <= room.daily:
         raise ProtocolError("no_results", "a daily game's record is available once the day is over")
+    if room.arena and not await service.store._guard(arena_over(service.redis, room.arena)):
+        # its round's other races play the same deal: the record would show it
+        raise ProtocolError("no_results", "an arena race's record is available once the arena is over")
     n = msg.get("player", player.n)
     if room.player(n) is None:
         raise ProtocolError("bad_field", f"room {code} has no player {n}")
@@ -41,6 +45,8 @@ async def on_rematch(player: Player, msg: dict[str, Any]) -> None:
     room = await _finished_room(player, "a rematch can be asked for")
     if room.daily:
         raise ProtocolError("no_results", "a daily deal has no rematch: it is played once a day")
+    if room.arena:
+        raise ProtocolError("no_results", "an arena pairs its races itself: no rematch")
     me = room.player(player.n)
     if me is None or me.left:
         raise ProtocolError("no_results", "only the players of the race can ask for its rematch")

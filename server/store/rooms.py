@@ -84,6 +84,7 @@ class RoomRow:
     daily: str | None = None  # the date, for a daily-challenge room
     ranked: bool = False  # a daily room holding the player's first attempt of the day
     solo: bool = False  # a solo game: one player, a chosen deal, undo and hints, never ranked
+    arena: str | None = None  # the arena that paired this race (docs/arenas.md)
 
     def player(self, n: int) -> PlayerRow | None:
         return self.players[n - 1] if 1 <= n <= len(self.players) else None
@@ -204,7 +205,8 @@ class RoomStore:
                        rematch=_s(meta["rematch"]) if "rematch" in meta else None,
                        daily=_s(meta["daily"]) if "daily" in meta else None,
                        ranked=_s(meta.get("ranked", "0")) == "1",
-                       solo=_s(meta.get("solo", "0")) == "1")
+                       solo=_s(meta.get("solo", "0")) == "1",
+                       arena=_s(meta["arena"]) if "arena" in meta else None)
         for n in range(1, _int(meta.get("players")) + 1):
             p = {_s(k): v for k, v in rows[n].items()}
             if not p:
@@ -283,6 +285,21 @@ class RoomStore:
             pipe.hset(keys.player(code, n), mapping=cast(Any, fields))
             pipe.pexpire(keys.player(code, n), self.lobby_ttl_ms)
         pipe.hset(keys.meta(code), "players", len(seats))
+        await self._guard(pipe.execute())
+
+    async def start_reserved(self, code: str, count: int, starts_at: int, ends_at: int) -> None:
+        """Start a room whose ``count`` seats were reserved (an arena's pairing):
+        everyone is ready, the clock is set; the players take their seats while
+        it counts down, and one who never comes simply times out."""
+        ks = [keys.meta(code)] + keys.all_player_keys(code, count)
+        ttl = ends_at - now_ms() + HOUR_MS
+        pipe = self.redis.pipeline(transaction=True)
+        for k in ks[1:]:
+            pipe.hset(k, "ready", 1)
+        pipe.hset(keys.meta(code), mapping={"phase": "racing", "starts_at": starts_at,
+                                            "ends_at": ends_at})
+        for k in ks:
+            pipe.pexpire(k, ttl)
         await self._guard(pipe.execute())
 
     # -- moves -----------------------------------------------------------------

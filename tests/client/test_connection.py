@@ -394,3 +394,19 @@ async def test_my_rating_is_remembered_for_the_next_change(tmp_path: Path) -> No
     later._handle({"t": "joined", "code": "R2", "player": 1, "token": "R2.1.x"})
     later._handle({"t": "results", "code": "R2", "ranking": [], "ratings": {"ann": 3.0}})
     assert later.state.rating_changes[0].before == 2.5
+
+
+async def test_a_reconnect_joins_the_arena_again(fake: FakeServer, tmp_path: Path) -> None:
+    s = session(fake.url, tmp_path)
+    await s.connect()
+    try:
+        await fake.push({"t": "arena", "id": "K7QX2M", "phase": "running", "member": True, "top": [],
+                         "me": None})
+        await s.wait_for(lambda st: st.arena is not None)
+        await fake.drop()
+        await s.wait_for(lambda st: st.conn == "online" and len(fake.hellos) == 2, 5)
+        rejoin = await fake.wait_received("arena_join")
+        assert rejoin["id"] == "K7QX2M"
+        assert [m["t"] for m in fake.received].count("arena_join") == 1
+    finally:
+        await s.close()
