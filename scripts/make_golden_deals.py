@@ -33,6 +33,11 @@ HEADER = f"""\
 #   transcribed by hand into the tests; so do the four-seasons-pysol and florentine-pysol rows for those
 #   seven numbers, turned waste card included (PySolFC games 484 and 696 deal alike), and their layouts for
 #   every number equal the pysol-cards shuffle dealt by PySolFC's procedure (base, t1..t5, waste, stock);
+#   simplicity-pysol, czarina-pysol, corners-pysol and les-quatre-coins-pysol (PySolFC 437, 483, 417, 620)
+#   for every number equal the pysol-cards shuffle dealt by PySolFC's procedure for each game (corners-pysol:
+#   its shuffle hook, the first card of each suit from the bottom of the talon to the foundations; les quatre
+#   coins: 104 cards, one round of twelve down the left column then the right), and their #1 rows equal the
+#   hand-transcribed vectors of the spec's section 7;
 #   the remaining rows are our engine's output, kept to catch changes.
 # made by: scripts/make_golden_deals.py
 """

@@ -17,6 +17,17 @@ fewest cards are expanded first, so an alive position usually finds its
 foundation move in a few dozen positions instead of wandering through
 thousands; a dead one costs the size of its region whatever the order.
 
+Where a foundation's top card may leave it again (``VariantSpec.foundation_moves``:
+simplicity-pysol, les-quatre-coins-pysol) the foundations are not fixed: a card
+taken back may uncover play that puts it home again and one more card after it.
+There the search keeps the foundations in its key (their heights: a foundation's
+cards follow from its height), plays foundation-to-pile and foundation-to-foundation
+moves like any other, compares whole cards (only a second deck's copy is the
+same card), and calls a position alive only when it reaches a move that puts a
+card from outside the foundations onto one while the foundations hold at least as
+many cards as at the start: the count can then exceed the start's. Cards taken
+down and played back only restore it.
+
 It is a generator that yields whenever it has run for ``slice_s`` seconds, so a
 server can let other players' work run in between; it has no position cap, so
 "undecided" only ever means "not finished yet".
@@ -47,7 +58,7 @@ SLICE_S: Final = 0.004
 # * _VERDICTS: searched start positions and their verdicts (True: dead), at most
 #   VERDICTS_MAX entries (cleared when full).
 # Both only ever hold exact verdicts: there is no "gave up" to remember.
-Context = tuple[str, int, frozenset[int]]
+Context = tuple[str, int, frozenset[int], bytes]
 _DEAD_KEYS: dict[Context, set[bytes]] = {}
 _dead_key_count = [0]
 _VERDICTS: dict[State, bool] = {}
@@ -83,6 +94,24 @@ def cover(state: State, places: list[int], marks: bytes) -> int:
     return best
 
 
+def raises_count(move: Move) -> bool:
+    """Whether ``move`` puts a card from outside the foundations onto one (a
+    foundation's own top card moving on, where a variant allows it, does not)."""
+    return move.dst.startswith("f") and not move.src.startswith("f")
+
+
+def plain_classes() -> bytes:
+    """Card classes where every card is itself (a second deck's copy excepted)."""
+    table = bytearray(range(256))
+    for c in range(104):
+        table[c] = 1 + c % 52
+    return bytes(table)
+
+
+def heights(rules: Rules, state: State) -> bytes:
+    return bytes(len(p) for p in state.piles[rules.f0:rules.t0])
+
+
 def wanted_marks(wanted: frozenset[int]) -> bytes:
     table = bytearray(256)
     for c in wanted:
@@ -99,7 +128,9 @@ def dead_search(state: State, moves: list[Move] | None = None,
         return known
     rules = RULES[state.variant]
     wanted = rules.foundation_wants(state)
-    context = (state.variant, state.base, wanted)
+    # with movable foundation cards the key holds the heights; the context pins the start's
+    context = (state.variant, state.base, wanted,
+               heights(rules, state) if rules.spec.foundation_moves else b"")
     known_dead = _DEAD_KEYS.get(context, set())
     dead, seen = yield from exhaust(rules, state, wanted, moves, slice_s, known_dead)
     if dead:
@@ -112,20 +143,23 @@ def exhaust(rules: Rules, state: State, wanted: frozenset[int], moves: list[Move
     """The search itself: (dead, keys seen). Positions whose key is in
     ``known_dead`` are not entered. Memory: one key and at most one queued
     position per position of the region."""
-    table = rules.card_classes(wanted)
+    movable = rules.spec.foundation_moves
+    table = plain_classes() if movable else rules.card_classes(wanted)
     marks = wanted_marks(wanted)
     places = [WASTE, *rules.tableau_range]
-    seen: set[bytes] = {position_key(state, places, table)}
+    floor = rules.foundation_cards(state)  # movable foundations: the count to beat
+    seen: set[bytes] = {_key(rules, state, places, table, movable)}
     heap: list[tuple[int, int, State]] = [(0, 0, state)]
     pushed = 0
     started = perf_counter()
     while heap:
         s = heapq.heappop(heap)[2]
+        level = rules.foundation_cards(s) >= floor if movable else True
         for m in (moves if s is state and moves is not None else rules.legal_moves(s)):
-            if m.dst[0] == "f":
+            if m.dst[0] == "f" and level and (not movable or m.src[0] != "f"):
                 return False, seen
             nxt = rules.apply(s, m)
-            key = position_key(nxt, places, table)
+            key = _key(rules, nxt, places, table, movable)
             if key in seen or key in known_dead:
                 continue  # already queued, or nothing can be found from there
             seen.add(key)
@@ -135,6 +169,11 @@ def exhaust(rules: Rules, state: State, wanted: frozenset[int], moves: list[Move
             yield
             started = perf_counter()
     return True, seen
+
+
+def _key(rules: Rules, state: State, places: list[int], table: bytes, movable: bool) -> bytes:
+    key = position_key(state, places, table)
+    return key + b"\xfe" + heights(rules, state) if movable else key
 
 
 def region(rules: Rules, state: State) -> tuple[bool, int]:

@@ -34,7 +34,8 @@ def _builders(rules: Rules, base: int, target: int) -> tuple[int, ...]:
 
 def safe_foundation_moves(rules: Rules, state: State, moves: list[Move]) -> list[Move]:
     """The moves of ``moves`` that send a safe card to a foundation."""
-    home = [m for m in moves if m.dst.startswith("f") and m.src != "s"]
+    # (a foundation's own card moving on, where a variant allows it, is not going home)
+    home = [m for m in moves if m.dst.startswith("f") and m.src != "s" and not m.src.startswith("f")]
     if not home:
         return []
     copies = [rules.spec.decks] * 52  # of each card value, not on a foundation yet
