@@ -145,12 +145,20 @@ def test_dead_rule_les_quatre_coins_pysol_shuffling_between_foundations_is_not_p
 
 def test_dead_rule_les_quatre_coins_pysol_alive_through_a_foundation_card() -> None:
     # AS lies under 2H, which no pile takes; 3C comes down from its foundation onto 4D,
-    # 2H goes onto it and AS goes home
+    # 2H goes onto it, AS goes home (the start's count again) and 2S after it (one more)
+    piles = {"f1": "AC 2C 3C", "t1": "AS 2H", "t2": "4D", "t3": "2S"}
+    s = build(LQC, piles, redeals=2)
+    with fresh_engine_caches():
+        assert "f1-t2" in [str(m) for m in engine.rules_of(s).legal_moves(s)]
+        assert engine.status(s) == engine.IN_PROGRESS and plain_dead(s) is False
+        for m in ("f1-t2", "t1-t2", "t1-f2", "t3-f2"):
+            s = engine.play(s, m)
+        assert texts(s, "f2") == ["AS", "2S"] and engine.foundation_cards(s) == 4
+
+
+def test_dead_rule_les_quatre_coins_pysol_a_card_home_for_one_taken_down_is_no_progress() -> None:
+    # the same without 2S: AS can go home only after 3C came down, so three cards stay the most
     piles = {"f1": "AC 2C 3C", "t1": "AS 2H", "t2": "4D"}
     s = build(LQC, piles, redeals=2)
     with fresh_engine_caches():
-        assert sorted(str(m) for m in engine.rules_of(s).legal_moves(s)) == ["f1-t1", "f1-t2"]
-        assert engine.status(s) == engine.IN_PROGRESS and plain_dead(s) is False
-        for m in ("f1-t2", "t1-t2", "t1-f2"):
-            s = engine.play(s, m)
-        assert texts(s, "f2") == ["AS"]
+        assert engine.status(s) == engine.DEAD and plain_dead(s) is True
