@@ -9,7 +9,16 @@ import pytest
 
 from server.game import engine
 from server.game.engine import play
-from tests.game.helpers import build, fresh_engine_caches, illegal, legal, plain_dead, stock_next_first, texts, words
+from tests.game.helpers import (
+    build,
+    fresh_engine_caches,
+    illegal,
+    legal,
+    plain_dead,
+    stock_next_first,
+    texts,
+    words,
+)
 from tests.game.test_cross_edge_cases import quiet
 
 SIMPLICITY, CZARINA, CORNERS = "simplicity-pysol", "czarina-pysol", "corners-pysol"

@@ -5,7 +5,16 @@ Ace foundations of rows 1..4 (clubs, spades, hearts, diamonds), f5..f8 the King 
 from __future__ import annotations
 
 from server.game import engine
-from tests.game.helpers import build, fresh_engine_caches, illegal, legal, plain_dead, stock_next_first, texts, words
+from tests.game.helpers import (
+    build,
+    fresh_engine_caches,
+    illegal,
+    legal,
+    plain_dead,
+    stock_next_first,
+    texts,
+    words,
+)
 
 LQC = "les-quatre-coins-pysol"
 STOCK = "2D 3D 4D"  # some cards left to deal: the deal is still going on

@@ -22,6 +22,7 @@ from ..variants import RULES
 from .betsy import BetsyModel
 from .corner_stones import CornerStonesModel
 from .cross import CrossModel
+from .engine_model import EngineModel, needs_engine_model
 from .search import LOST, UNKNOWN, WON, Model, best_first, dfs
 
 DEFAULT_BUDGET = 200_000
@@ -73,8 +74,11 @@ def make_model(state: State, *, streamlined: bool = False, sound_extras: bool = 
     switches the loss detectors (both switches exist for cross-checks and
     for measuring what each technique buys).
     """
-    family = RULES[state.variant].family
+    rules = RULES[state.variant]
+    family = rules.family
     detectors = detectors and sound_extras
+    if needs_engine_model(rules.spec):
+        return EngineModel(state, greedy=streamlined)
     if family == "cross":
         return CrossModel(state, safe_moves=sound_extras, prune=sound_extras,
                           detectors=detectors, greedy=streamlined)

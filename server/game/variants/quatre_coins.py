@@ -172,7 +172,8 @@ class QuatreCoinsRules(CornerStonesRules):
             if c // 13 != s:
                 return f"{self.names[b]} is the {suit_word} foundation of its row"
             if not f:
-                return f"an empty {'King' if kings else 'Ace'} foundation takes only the {'King' if kings else 'Ace'}"
+                kind = "King" if kings else "Ace"
+                return f"an empty {kind} foundation takes only the {kind}"
             way = "down from King to Ace" if kings else "up from Ace to King"
             return f"{card_text(c)} does not go on {card_text(f[-1])}: this foundation builds {way}"
         if not self._side_ok(piles, a, b):
