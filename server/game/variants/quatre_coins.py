@@ -125,8 +125,8 @@ class QuatreCoinsRules(CornerStonesRules):
     def why_illegal(self, state: State, move: Move) -> str | None:
         piles, name = state.piles, self.spec.name
         if move.kind == "deal":
-            if move.amount == "all":
-                return f"{name} deals one round at a time (deal or deal:round)"
+            if move.amount:
+                return f"{name} deals one round with every deal: use deal"
             if piles[STOCK]:
                 return None
             return "the stock is empty: redeal gathers the piles" if self.redeal_allowed(state) \
