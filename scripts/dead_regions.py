@@ -47,14 +47,18 @@ def plain_key(rules: Rules, state: State) -> tuple[object, ...]:
 def plain_region(state: State, limit: int) -> tuple[bool | None, int]:
     """A plain exhaustive search, depth-first, whole cards in its keys: (dead,
     positions). dead is None when ``limit`` positions passed without a
-    foundation move."""
+    foundation move. Where foundation cards may move on (simplicity-pysol,
+    les-quatre-coins-pysol) a foundation move counts only when it brings a card
+    from outside while the foundations hold at least the start's count."""
     rules = get_rules(state.variant)
     seen = {plain_key(rules, state)}
     todo = [state]
+    floor = rules.foundation_cards(state)
     while todo:
         s = todo.pop()
+        level = rules.foundation_cards(s) >= floor
         for m in rules.legal_moves(s):
-            if m.dst.startswith("f"):
+            if dead.raises_count(m) and level:
                 return False, len(seen)
             nxt = rules.apply(s, m)
             key = plain_key(rules, nxt)
@@ -146,7 +150,7 @@ def play_one(variant: str, rng: random.Random, max_moves: int, alive_limit: int,
         if status != engine.IN_PROGRESS:
             game.outcome = status
             return game
-        if alive_limit and settled and not any(m.dst.startswith("f") for m in moves):
+        if alive_limit and settled and not any(dead.raises_count(m) for m in moves):
             verdict, _ = plain_region(state, alive_limit)
             game.late |= verdict is True
             game.unverified += verdict is None

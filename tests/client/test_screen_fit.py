@@ -146,7 +146,8 @@ for name, view in VIEWS.items():
     SCREENS[f"race {name}"] = (lambda view=view: race(view), UI())
     SCREENS[f"race {name}, long piles"] = (lambda view=view: race(long_piles(view)), UI())
 for v in VARIANTS:  # every variant's name in the header, on its layout
-    base = {"simplicity": "simplicity", "corner-stones": "corner-stones-play", "betsy-ross": "betsy-ross"}
+    base = {"simplicity": "simplicity", "corner-stones": "corner-stones-play", "betsy-ross": "betsy-ross",
+            "simplicity-pysol": "simplicity", "les-quatre-coins-pysol": "corner-stones-play"}
     sample = copy.deepcopy(VIEWS[base.get(v.id, "four-seasons")])
     sample["variant"] = v.id
     SCREENS[f"variant {v.id}"] = (lambda sample=sample: race(sample), UI())

@@ -64,12 +64,12 @@ class EngineModel:
         self.state = token
 
     def key(self) -> Hashable:
+        """The position as one short bytes string (cards are below 104; 255 separates)."""
         state, rules = self.state, self.rules
-        if rules.family != "cross" and rules.can_draw_or_redeal(state):
-            return state
-        t0, i0 = rules.t0, rules.i0
-        piles = state.piles
-        return (piles[:t0], tuple(sorted(piles[t0:i0])), piles[i0:], state.base, state.redeals)
+        piles = [bytes(p) for p in state.piles]
+        if rules.family == "cross" or not rules.can_draw_or_redeal(state):
+            piles[rules.t0:rules.i0] = sorted(piles[rules.t0:rules.i0])
+        return b"\xff".join([*piles, bytes((state.base, state.redeals, state.vacancy + 1))])
 
     def won(self) -> bool:
         return self.rules.is_won(self.state)
