@@ -66,7 +66,8 @@ def check_foundations_only_grow(trace: Trace) -> None:
     for k, (old, new) in enumerate(zip(trace.states, trace.states[1:], strict=False)):
         for i in rules.foundation_range:
             if rules.spec.foundation_moves and trace.moves[k].src == rules.names[i]:
-                assert new.piles[i] == old.piles[i][:-1], f"move {k} ({trace.moves[k]}) took more than a top card"
+                assert new.piles[i] == old.piles[i][:-1], \
+                    f"move {k} ({trace.moves[k]}) took more than a top card"
                 continue
             assert new.piles[i][: len(old.piles[i])] == old.piles[i], \
                 f"move {k} ({trace.moves[k]}) took a card off a foundation"
