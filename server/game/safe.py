@@ -3,7 +3,8 @@
 A card on its way to a foundation is *safe* when no card that is not on a
 foundation yet could ever be built on it in the tableau, under the family's
 building rule (``Rules.may_build_on``). Foundation cards never come back in
-these games, so a safe card sent home costs nothing: whatever the player does
+most of these games (simplicity-pysol and les-quatre-coins-pysol only add a way
+back), so a safe card sent home costs nothing: whatever the player does
 next, it would never have been wanted where it was. docs/moves.md says what
 this means per family.
 

@@ -107,7 +107,9 @@ class Rules:
     def foundation_wants(self, state: State) -> frozenset[Card]:
         """Every card some foundation would take now, wherever it lies. A dead
         search never plays to a foundation, so this set stays fixed while it runs:
-        the position is alive exactly when one of these cards can be uncovered."""
+        the position is alive exactly when one of these cards can be uncovered.
+        (Where foundation cards move, ``spec.foundation_moves``, the search keys
+        the foundations too and uses this set only to order its work: see dead.py.)"""
         raise NotImplementedError
 
     # -- shared helpers ----------------------------------------------------
