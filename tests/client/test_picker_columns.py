@@ -16,7 +16,8 @@ from tests.client.test_screen import T0
 def picker(cursor: int) -> list[str]:
     st = RaceState(server="ws://host:1", name="ann")
     apply(st, welcome(T0), T0)
-    return text_lines(render(st, UI(menu="pick", purpose="quick", cursor=cursor), now_ms=T0, width=80, height=24))
+    ui = UI(menu="pick", purpose="quick", cursor=cursor)
+    return text_lines(render(st, ui, now_ms=T0, width=80, height=24))
 
 
 @pytest.mark.parametrize("cursor", range(len(VARIANTS)), ids=[v.id for v in VARIANTS])
