@@ -5,6 +5,7 @@ Ace foundations of rows 1..4 (clubs, spades, hearts, diamonds), f5..f8 the King 
 from __future__ import annotations
 
 from server.game import engine
+from server.game.views import view
 from tests.game.helpers import (
     build,
     fresh_engine_caches,
@@ -171,3 +172,14 @@ def test_dead_rule_les_quatre_coins_pysol_a_card_home_for_one_taken_down_is_no_p
     s = build(LQC, piles, redeals=2)
     with fresh_engine_caches():
         assert engine.status(s) == engine.DEAD and plain_dead(s) is True
+
+
+def test_view_says_the_phase_the_next_pile_and_the_redeals_left() -> None:
+    s = engine.new_game(LQC, 1)
+    v = view(s)
+    assert v["phase"] == "deal" and v["next_deal_pile"] == "t1" and v["passes_left"] == 2
+    assert v["legal_moves"].count("deal") == 1 and "deal:round" not in v["legal_moves"]
+    done = build(LQC, {"t1": "5H", "t2": "4H", "f1": "AC"}, redeals=1)
+    v = view(done)
+    assert v["phase"] == "play" and v["next_deal_pile"] is None and v["passes_left"] == 1
+    assert "redeal" in v["legal_moves"] and v["stock_count"] == 0
