@@ -73,6 +73,8 @@ class Settings:
     quick_bot_s: int = 20  # a quick race nobody joined gets a bot after this long (0: never)
     quick_bot_level: int = 3
     bot_pace_pct: int = 100  # bots' think times in percent of a person's (tests: 0)
+    # in-loop dead-position search before it moves to a worker process (0: never)
+    dead_offload_ms: int = 50
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
@@ -103,6 +105,7 @@ class Settings:
             quick_bot_s=_int(e, "PATIENCE_QUICK_BOT_S", 20, 0, 24 * 3600),
             quick_bot_level=_int(e, "PATIENCE_QUICK_BOT_LEVEL", 3, 1, 5),
             bot_pace_pct=_int(e, "PATIENCE_BOT_PACE_PCT", 100, 0, 1000),
+            dead_offload_ms=_int(e, "PATIENCE_DEAD_OFFLOAD_MS", 50, 0, 60_000),
         )
 
 

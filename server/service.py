@@ -22,6 +22,7 @@ from redis.asyncio import Redis
 
 from .competition import Competition
 from .config import Settings
+from .deadwork import DeadSearchWorker
 from .game import dead, engine
 from .hub import BOARDS_CHANNEL, Hub
 from .net.outbox import Outbox
@@ -70,6 +71,10 @@ class RoomService:
         self._clocks: dict[str, asyncio.Task[None]] = {}
         # how long a dead-position search runs before it yields to the event loop
         self.search_slice_s: float = dead.SLICE_S
+        # in-loop search time before a search goes to the worker process (None: never)
+        self.search_offload_s: float | None = (settings.dead_offload_ms / 1000
+                                               if settings.dead_offload_ms else None)
+        self.dead_worker = DeadSearchWorker()
         # work of upper layers that ends with the service (the bots' seats)
         self.on_close: list[Callable[[], Awaitable[None]]] = []
 
@@ -84,22 +89,34 @@ class RoomService:
             task.cancel()
         await self.hub.stop()
         self.competition.close()
+        self.dead_worker.close()
         self.store.close()
 
     # -- the rules, without stalling others ------------------------------------------
     async def status_and_moves(self, state: engine.State,
                                slice_s: float | None = None) -> tuple[str, list[engine.Move]]:
-        """The engine's answer; a dead-position search (rarely up to half a
-        second) runs in slices with the other players' work in between, so one
-        player's endgame never stalls the rest. (A thread would not do: the
-        search holds the GIL, and the event loop then waits for it at every call.)"""
+        """The engine's answer; a dead-position search runs in slices with the
+        other players' work in between, so one player's endgame never stalls the
+        rest. (A thread would not do: the search holds the GIL, and the event
+        loop then waits for it at every call.) A search still running after
+        ``search_offload_s`` of slices moves to a worker process
+        (server/deadwork.py), so a large region does not share the loop's core."""
         steps = engine.status_and_moves_steps(
             state, self.search_slice_s if slice_s is None else slice_s)
+        offload_s = self.search_offload_s
+        started = time.perf_counter()
         while True:
             try:
                 next(steps)
             except StopIteration as done:
                 return done.value  # type: ignore[no-any-return]
+            if offload_s is not None and time.perf_counter() - started >= offload_s:
+                offload_s = None  # one hop at most
+                is_dead = await self.dead_worker.decide(state)
+                if is_dead is not None:
+                    steps.close()
+                    engine.record_verdict(state, is_dead)
+                    return engine.status_and_moves(state)  # remembered: no search
             await asyncio.sleep(0)
 
     # -- rooms -----------------------------------------------------------------------

@@ -188,6 +188,11 @@ def region(rules: Rules, state: State) -> tuple[bool, int]:
             return dead, len(seen)
 
 
+def record_verdict(state: State, dead: bool) -> None:
+    """Remember an exact verdict reached by the same search in another process."""
+    _decided(state, dead)
+
+
 def _decided(state: State, dead: bool) -> bool:
     if len(_VERDICTS) >= VERDICTS_MAX:
         _VERDICTS.clear()

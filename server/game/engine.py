@@ -25,7 +25,7 @@ RESIGNED: Final = "resigned"
 __all__ = [
     "BadMove", "GameOver", "IllegalMove", "Move", "State",
     "new_game", "legal_moves", "play", "apply", "status", "status_and_moves",
-    "status_and_moves_steps", "foundation_cards",
+    "status_and_moves_steps", "foundation_cards", "record_verdict",
     "rules_of",
     "IN_PROGRESS", "WON", "DEAD", "RESIGNED",
 ]
@@ -120,6 +120,12 @@ def status_and_moves_steps(
         return IN_PROGRESS, moves
     is_dead = yield from dead.dead_search(state, moves, slice_s)
     return (DEAD, []) if is_dead else (IN_PROGRESS, moves)
+
+
+def record_verdict(state: State, is_dead: bool) -> None:
+    """Remember a verdict on ``state`` decided elsewhere (a worker process that
+    ran the same exhaustive search), so asking again costs nothing here."""
+    dead.record_verdict(state, is_dead)
 
 
 def clear_caches() -> None:

@@ -7,6 +7,7 @@ import asyncio
 
 import pytest
 
+from server.config import Settings
 from server.game import dead, engine
 from tests.game.test_dead_search_moves import dead_endgame
 from tests.server.conftest import ServerFactory
@@ -68,3 +69,42 @@ async def test_positions_that_need_no_search_are_answered_at_once(make_server: S
     state = engine.new_game("four-seasons", "24")
     assert _steps_taken(state)[0] == 0
     assert await app.status_and_moves(state) == engine.status_and_moves(state)
+
+
+async def test_a_search_past_its_loop_budget_is_decided_by_the_worker(make_server: ServerFactory) -> None:
+    engine.clear_caches()
+    app = await make_server()
+    app.service.search_offload_s = 0.0  # every search that yields once goes to the worker
+    state = dead_endgame()
+    assert await app.status_and_moves(state, slice_s=0.0) == (engine.DEAD, [])
+    assert app.service.dead_worker.searches == 1
+    # the worker's verdict is remembered here: asking again needs no search at all
+    assert _steps_taken(state) == (0, (engine.DEAD, []))
+    engine.clear_caches()
+
+
+async def test_without_the_offload_the_worker_is_never_used(make_server: ServerFactory) -> None:
+    engine.clear_caches()
+    assert Settings.from_env({"PATIENCE_DEAD_OFFLOAD_MS": "0"}).dead_offload_ms == 0
+    app = await make_server(dead_offload_ms=0)
+    assert app.service.search_offload_s is None
+    state = dead_endgame()
+    assert await app.status_and_moves(state, slice_s=0.0) == (engine.DEAD, [])
+    assert app.service.dead_worker.searches == 0
+    engine.clear_caches()
+
+
+async def test_a_failed_worker_leaves_the_search_to_the_loop(make_server: ServerFactory,
+                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    engine.clear_caches()
+    app = await make_server()
+    app.service.search_offload_s = 0.0
+    worker = app.service.dead_worker
+
+    def no_process(max_workers: int) -> None:
+        raise OSError("cannot start a process")
+
+    monkeypatch.setattr("server.deadwork.ProcessPoolExecutor", no_process)
+    assert await worker.decide(dead_endgame()) is None
+    assert await app.status_and_moves(dead_endgame(), slice_s=0.0) == (engine.DEAD, [])
+    engine.clear_caches()

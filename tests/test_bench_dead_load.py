@@ -1,0 +1,34 @@
+"""The dead-verdict-under-load bench (bench/dead_load.py): it plays corpus games
+through a loaded server and reports the time of the move that made each dead."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from bench import dead_load
+
+
+def test_every_corpus_game_is_dead_at_its_last_move_for_the_engine() -> None:
+    games = dead_load.corpus()
+    assert len(games) >= 5 and {g["variant"] for g in games} >= {"four-seasons", "vanishing-cross"}
+    for game in games:
+        assert dead_load.engine_time(game) < 10.0  # raises if the game is not dead there
+
+
+def test_a_corpus_game_that_is_not_dead_is_refused() -> None:
+    game = dict(dead_load.corpus()[0])
+    game["moves"] = " ".join(game["moves"].split()[:-1])  # one move short of dead
+    with pytest.raises(RuntimeError, match="not dead"):
+        dead_load.engine_time(game)
+
+
+def test_the_bench_times_the_dead_verdict_on_a_loaded_server(capsys: pytest.CaptureFixture[str]) -> None:
+    code = dead_load.main(["--players", "20", "--rate", "40", "--repeat", "1", "--phase-seconds", "2",
+                           "--only", "czarina", "--generators", "1", "--json"])
+    report = json.loads(capsys.readouterr().out)
+    assert code == 0 and report["within_limit"]
+    assert report["load_moves"] > 20  # the load really ran beside the corpus
+    (row,) = report["games"]
+    assert row["variant"] == "czarina" and 0 < row["served_s"][0] <= dead_load.LIMIT_S
