@@ -12,7 +12,8 @@ the move that makes the game dead, timed from its send to the view that says
 alone (no server, no load), so the two times can be read side by side; run it
 with ``PATIENCE_PURE=1`` for the pure core.
 
-    python -m bench.dead_load [--rate 2000] [--players 1000] [--repeat 3] [--phase-seconds 5] [--only V,..] [--json]
+    python -m bench.dead_load [--rate 2000] [--players 1000] [--repeat 3] [--phase-seconds 5]
+                              [--only V,..] [--json]
 """
 
 from __future__ import annotations
