@@ -13,7 +13,7 @@ from .board import glyph_cards
 from .keys import BOARD_ITEMS, LOBBY_ITEMS, UI
 from .state import BOARD_PAGE, RaceState, reveal_check
 from .text import Out, clean, keys_line, wrap
-from .variants import variant_name
+from .variants import Variant, variant_name
 
 __all__ = ["lobby", "notices", "practice_reason", "ranked"]
 
@@ -43,6 +43,26 @@ def notices(state: RaceState, ui: UI, out: Out) -> None:
                 ("class:cursor", " "))
 
 
+# Up to this many variants the picker lists one a line with its id; more go in two
+# columns (numbers and names, the chosen one's id above its paragraph), so the
+# screen still fits 80x24.
+ONE_COLUMN_MAX = 12
+
+
+def _two_columns(variants: tuple[Variant, ...], cursor: int, out: Out) -> None:
+    rows = (len(variants) + 1) // 2
+    width = max(24, min(36, out.width // 2 - 2))
+    for r in range(rows):
+        frags: list[tuple[str, str]] = []
+        for i in (r, r + rows):
+            if i < len(variants):
+                style = "class:cursorline" if i == cursor else ""
+                frags.append((style, f"  {i + 1:>2}  {clean(variants[i].name, width - 6):<{width - 6}}"))
+        out.add(*frags)
+    out.text()
+    out.text("  " + clean(variants[cursor % len(variants)].id, 60), "class:dim")
+
+
 def lobby(state: RaceState, ui: UI, out: Out, now: int) -> None:
     who = "claimed" if state.claimed else "guest"
     out.text(f" connected to {clean(state.server, 60)} as {clean(state.name, 24)} ({who})", "class:dim")
@@ -57,9 +77,12 @@ def lobby(state: RaceState, ui: UI, out: Out, now: int) -> None:
         variants = state.variants
         if not variants:
             out.text("  the server has not listed its variants yet", "class:dim")
-        for i, variant in enumerate(variants):
-            style = "class:cursorline" if i == ui.cursor else ""
-            out.add((style, f"  {i + 1}  {variant.name:<32}"), ("class:dim", variant.id))
+        if len(variants) <= ONE_COLUMN_MAX:
+            for i, variant in enumerate(variants):
+                style = "class:cursorline" if i == ui.cursor else ""
+                out.add((style, f"  {i + 1}  {variant.name:<32}"), ("class:dim", variant.id))
+        else:
+            _two_columns(variants, ui.cursor, out)
         out.text()
         for line in wrap(clean(variants[ui.cursor % len(variants)].blurb, 2000) if variants else "",
                          min(out.width, 100) - 4):

@@ -50,7 +50,9 @@ def plain_key(rules: Rules, state: State) -> tuple[object, ...]:
 def plain_region(state: State, limit: int) -> tuple[bool | None, int]:
     """A plain exhaustive search, depth-first, whole cards in its keys: (dead,
     positions). dead is None when ``limit`` positions passed without a
-    foundation move."""
+    foundation move. Where foundation cards may move on (simplicity-pysol,
+    les-quatre-coins-pysol) a foundation move counts only when it brings a card
+    from outside while the foundations hold at least the start's count."""
     rules = get_rules(state.variant)
     start = rules.foundation_cards(state)
     seen = {plain_key(rules, state)}
@@ -152,7 +154,7 @@ def play_one(variant: str, rng: random.Random, max_moves: int, alive_limit: int,
         if status != engine.IN_PROGRESS:
             game.outcome = status
             return game
-        if alive_limit and settled and not any(m.dst.startswith("f") for m in moves):
+        if alive_limit and settled and not any(dead.raises_count(m) for m in moves):
             verdict, _ = plain_region(state, alive_limit)
             game.late |= verdict is True
             game.unverified += verdict is None

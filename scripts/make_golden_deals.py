@@ -38,6 +38,11 @@ HEADER = f"""\
 #   suit) and dealt as those games deal, and calculation #1's foundations equal betsy-ross #1's indicators
 #   (the same scan); the florentine rows deal as the seed cross games, so their #1..123456789 rows equal the
 #   hand-transcribed cross table;
+#   simplicity-pysol, czarina-pysol, corners-pysol and les-quatre-coins-pysol (PySolFC 437, 483, 417, 620)
+#   for every number equal the pysol-cards shuffle dealt by PySolFC's procedure for each game (corners-pysol:
+#   its shuffle hook, the first card of each suit from the bottom of the talon to the foundations; les quatre
+#   coins: 104 cards, one round of twelve down the left column then the right), and their #1 rows equal the
+#   hand-transcribed vectors of the spec's section 7;
 #   the remaining rows are our engine's output, kept to catch changes.
 # made by: scripts/make_golden_deals.py
 """

@@ -26,7 +26,19 @@ foundation under X, so no tableau card can ever be moved onto X; and X covers
 a pile top or fills a space, which only takes options away. Every line that
 raises the foundations again therefore has a counterpart without those moves
 (drop them, and the moves that only put their cards back). A family where this
-argument fails must not offer such moves, or must extend this search.
+argument fails says so (``VariantSpec.foundation_moves``, below), and there
+the search plays those moves.
+
+Where a foundation's top card may leave it again (``VariantSpec.foundation_moves``:
+simplicity-pysol, les-quatre-coins-pysol) the foundations are not fixed: a card
+taken back may uncover play that puts it home again and one more card after it.
+There the search keeps the foundations in its key (their heights: a foundation's
+cards follow from its height), plays foundation-to-pile and foundation-to-foundation
+moves like any other, compares whole cards (only a second deck's copy is the
+same card), and calls a position alive only when it reaches a move that puts a
+card from outside the foundations onto one while the foundations hold at least as
+many cards as at the start: the count can then exceed the start's. Cards taken
+down and played back only restore it.
 
 It is a generator that yields whenever it has run for ``slice_s`` seconds, so a
 server can let other players' work run in between; it has no position cap, so
@@ -58,7 +70,7 @@ SLICE_S: Final = 0.004
 # * _VERDICTS: searched start positions and their verdicts (True: dead), at most
 #   VERDICTS_MAX entries (cleared when full).
 # Both only ever hold exact verdicts: there is no "gave up" to remember.
-Context = tuple[str, int, frozenset[int]]
+Context = tuple[str, int, frozenset[int], bytes]
 _DEAD_KEYS: dict[Context, set[bytes]] = {}
 _dead_key_count = [0]
 _VERDICTS: dict[State, bool] = {}
@@ -116,6 +128,24 @@ def cover(state: State, places: list[int], marks: bytes) -> int:
     return best
 
 
+def raises_count(move: Move) -> bool:
+    """Whether ``move`` puts a card from outside the foundations onto one (a
+    foundation's own top card moving on, where a variant allows it, does not)."""
+    return move.dst.startswith("f") and not move.src.startswith("f")
+
+
+def plain_classes() -> bytes:
+    """Card classes where every card is itself (a second deck's copy excepted)."""
+    table = bytearray(range(256))
+    for c in range(104):
+        table[c] = 1 + c % 52
+    return bytes(table)
+
+
+def heights(rules: Rules, state: State) -> bytes:
+    return bytes(len(p) for p in state.piles[rules.f0:rules.t0])
+
+
 def wanted_marks(wanted: frozenset[int]) -> bytes:
     table = bytearray(256)
     for c in wanted:
@@ -132,7 +162,9 @@ def dead_search(state: State, moves: list[Move] | None = None,
         return known
     rules = RULES[state.variant]
     wanted = rules.foundation_wants(state)
-    context = (state.variant, state.base, wanted)
+    # with movable foundation cards the key holds the heights; the context pins the start's
+    context = (state.variant, state.base, wanted,
+               heights(rules, state) if rules.spec.foundation_moves else b"")
     known_dead = _DEAD_KEYS.get(context, set())
     dead, seen = yield from exhaust(rules, state, wanted, moves, slice_s, known_dead)
     if dead:
@@ -145,12 +177,14 @@ def exhaust(rules: Rules, state: State, wanted: frozenset[int], moves: list[Move
     """The search itself: (dead, keys seen). Positions whose key is in
     ``known_dead`` are not entered. Memory: one key and at most one queued
     position (with its class piles, short bytes) per position of the region."""
-    table = rules.card_classes(wanted)
+    movable = rules.spec.foundation_moves
+    table = plain_classes() if movable else rules.card_classes(wanted)
     marks = wanted_marks(wanted)
     kept, loose = rules.dead_places()
     places, fixed = kept + loose, len(kept)
+    floor = rules.foundation_cards(state)  # movable foundations: the count to beat
     first = class_piles(state, places, table)
-    seen: set[bytes] = {key_of(first, state, fixed)}
+    seen: set[bytes] = {_key(rules, state, first, fixed, movable)}
     # a queued position carries its class piles, so a successor's key
     # translates only the piles its move changed
     heap: list[tuple[int, int, State, list[bytes]]] = [(0, 0, state, first)]
@@ -158,14 +192,15 @@ def exhaust(rules: Rules, state: State, wanted: frozenset[int], moves: list[Move
     started = perf_counter()
     while heap:
         _, _, s, classes = heapq.heappop(heap)
+        level = rules.foundation_cards(s) >= floor if movable else True
         for m in (moves if s is state and moves is not None else rules.legal_moves(s)):
-            if m.dst[0] == "f":
+            if m.dst[0] == "f" and level and (not movable or m.src[0] != "f"):
                 return False, seen
-            if m.src[0] == "f":
+            if m.src[0] == "f" and not movable:
                 continue  # a card back off a foundation never helps (module docstring)
             nxt = rules.apply(s, m)
             nxt_classes = next_class_piles(s, nxt, classes, places, table)
-            key = key_of(nxt_classes, nxt, fixed)
+            key = _key(rules, nxt, nxt_classes, fixed, movable)
             if key in seen or key in known_dead:
                 continue  # already queued, or nothing can be found from there
             seen.add(key)
@@ -175,6 +210,11 @@ def exhaust(rules: Rules, state: State, wanted: frozenset[int], moves: list[Move
             yield
             started = perf_counter()
     return True, seen
+
+
+def _key(rules: Rules, state: State, classes: list[bytes], fixed: int, movable: bool) -> bytes:
+    key = key_of(classes, state, fixed)
+    return key + b"\xfe" + heights(rules, state) if movable else key
 
 
 def region(rules: Rules, state: State) -> tuple[bool, int]:

@@ -116,7 +116,7 @@ def status_and_moves_steps(
         # No move, no game: nothing can ever reach a foundation again. Decided
         # here, before any remembered verdict is consulted.
         return DEAD, []
-    if rules.can_draw_or_redeal(state) or any(m.dst.startswith("f") for m in moves):
+    if rules.can_draw_or_redeal(state) or any(dead.raises_count(m) for m in moves):
         return IN_PROGRESS, moves
     is_dead = yield from dead.dead_search(state, moves, slice_s)
     return (DEAD, []) if is_dead else (IN_PROGRESS, moves)

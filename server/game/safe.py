@@ -3,7 +3,8 @@
 A card on its way to a foundation is *safe* when no card that is not on a
 foundation yet could ever be built on it in the tableau, under the family's
 building rule (``Rules.may_build_on``). Foundation cards never come back in
-these games, so a safe card sent home costs nothing: whatever the player does
+most of these games (simplicity-pysol and les-quatre-coins-pysol only add a way
+back), so a safe card sent home costs nothing: whatever the player does
 next, it would never have been wanted where it was. docs/moves.md says what
 this means per family.
 
@@ -34,7 +35,8 @@ def _builders(rules: Rules, base: int, target: int) -> tuple[int, ...]:
 
 def safe_foundation_moves(rules: Rules, state: State, moves: list[Move]) -> list[Move]:
     """The moves of ``moves`` that send a safe card to a foundation."""
-    home = [m for m in moves if m.dst.startswith("f") and m.src != "s"]
+    # (a foundation's own card moving on, where a variant allows it, is not going home)
+    home = [m for m in moves if m.dst.startswith("f") and m.src != "s" and not m.src.startswith("f")]
     if not home:
         return []
     copies = [rules.spec.decks] * 52  # of each card value, not on a foundation yet

@@ -147,7 +147,8 @@ for name, view in VIEWS.items():
     SCREENS[f"race {name}, long piles"] = (lambda view=view: race(long_piles(view)), UI())
 for v in VARIANTS:  # every variant's name in the header, on its layout
     base = {"simplicity": "simplicity", "corner-stones": "corner-stones-play", "betsy-ross": "betsy-ross",
-            "calculation": "calculation", "fortunes-favor": "fortunes-favor", "florentine": "florentine"}
+            "calculation": "calculation", "fortunes-favor": "fortunes-favor", "florentine": "florentine",
+            "simplicity-pysol": "simplicity", "les-quatre-coins-pysol": "corner-stones-play"}
     sample = copy.deepcopy(VIEWS[base.get(v.id, "four-seasons")])
     sample["variant"] = v.id
     SCREENS[f"variant {v.id}"] = (lambda sample=sample: race(sample), UI())

@@ -22,9 +22,10 @@ ALL_VARIANTS: tuple[str, ...] = tuple(variant_ids())
 CROSS_VARIANTS: tuple[str, ...] = (
     "four-seasons", "four-seasons-1883", "vanishing-cross", "four-seasons-redeal",
     "czarina", "corners", "simplicity", "four-seasons-pysol", "florentine-pysol",
+    "simplicity-pysol", "czarina-pysol", "corners-pysol",
 )
 # the cross variants whose tableau builds (Corners has single-card cells instead)
-BUILDING_VARIANTS: tuple[str, ...] = tuple(v for v in CROSS_VARIANTS if v != "corners")
+BUILDING_VARIANTS: tuple[str, ...] = tuple(v for v in CROSS_VARIANTS if not v.startswith("corners"))
 # ... and of those, the ones that keep the books' "no King on an Ace while Aces are the base"
 BOOK_WRAP_VARIANTS: tuple[str, ...] = tuple(v for v in BUILDING_VARIANTS if not v.endswith("-pysol"))
 
@@ -149,7 +150,8 @@ def plain_dead(state: State, limit: int = 10**7) -> bool | None:
     """The dead-position rule by the plainest exhaustive search there is: every
     position reachable from ``state`` (whole states as keys, no sorting, no
     ordering, no memory between calls) is visited until one offers a
-    foundation move. The reference the engine's verdicts are checked against.
+    foundation move that adds to the start's count. The reference the engine's
+    verdicts are checked against.
     None: more than ``limit`` positions without a foundation move (undecided;
     an alive endgame can make a depth-first search wander that long)."""
     rules = get_rules(state.variant)

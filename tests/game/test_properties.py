@@ -63,12 +63,14 @@ FOUNDATIONS_GIVE_BACK = ("fortunes-favor",)
 
 def check_foundations_only_grow(trace: Trace) -> None:
     """Foundations only grow, but for the top card a move takes back where the
-    variant allows it (Fortune's Favor: PySolFC's foundation cards move)."""
+    variant allows it (Fortune's Favor, simplicity-pysol, les-quatre-coins-pysol:
+    PySolFC's foundation cards move on), and only by the move naming that foundation."""
     rules = get_rules(trace.variant)
+    gives_back = trace.variant in FOUNDATIONS_GIVE_BACK or rules.spec.foundation_moves
     for k, (old, new) in enumerate(zip(trace.states, trace.states[1:], strict=False)):
         m = trace.moves[k]
         for i in rules.foundation_range:
-            if m.kind == "move" and m.src == rules.names[i] and trace.variant in FOUNDATIONS_GIVE_BACK:
+            if m.kind == "move" and m.src == rules.names[i] and gives_back:
                 assert new.piles[i] == old.piles[i][:-1], f"move {k} ({m}) took more than its card"
                 continue
             assert new.piles[i][: len(old.piles[i])] == old.piles[i], \

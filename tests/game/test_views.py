@@ -85,7 +85,8 @@ def test_view_of_a_new_game(variant: str) -> None:
     check_view(s)
     rules = get_rules(variant)
     assert set(v["piles"]) == set(rules.names) - {"s"}
-    assert v["total_cards"] == {"corner-stones": 104, "betsy-ross": 48}.get(variant, 52)
+    two_decks = {"corner-stones": 104, "les-quatre-coins-pysol": 104}
+    assert v["total_cards"] == {**two_decks, "betsy-ross": 48}.get(variant, 52)
     assert v["passes_left"] == rules.spec.passes - 1
     assert v["status"] == engine.IN_PROGRESS and v["legal_moves"]
 

@@ -22,7 +22,8 @@ from ..variants import RULES
 from .betsy import BetsyModel
 from .corner_stones import CornerStonesModel
 from .cross import CrossModel
-from .generic import EngineModel
+from .engine_model import EngineModel, needs_engine_model
+from .generic import EngineModel as GenericEngineModel
 from .search import LOST, UNKNOWN, WON, Model, best_first, dfs
 
 DEFAULT_BUDGET = 200_000
@@ -78,6 +79,8 @@ def make_model(state: State, *, streamlined: bool = False, sound_extras: bool = 
     family = rules.family
     detectors = detectors and sound_extras
     if family in ("calculation", "fortunes-favor") or rules.spec.centre_cell:
+        return GenericEngineModel(state, greedy=streamlined)
+    if needs_engine_model(rules.spec):
         return EngineModel(state, greedy=streamlined)
     if family == "cross":
         return CrossModel(state, safe_moves=sound_extras, prune=sound_extras,

@@ -15,6 +15,7 @@ from .catalog import SPECS
 from .corner_stones import CornerStonesRules
 from .cross import CrossRules
 from .fortunes_favor import FortunesFavorRules
+from .quatre_coins import QuatreCoinsRules
 
 _FAMILIES: dict[str, type[Rules]] = {
     "cross": CrossRules,
@@ -22,6 +23,10 @@ _FAMILIES: dict[str, type[Rules]] = {
     "betsy-ross": BetsyRossRules,
     "calculation": CalculationRules,
     "fortunes-favor": FortunesFavorRules,
+}
+# a variant whose deal style needs more than its family's class
+_STYLES: dict[str, type[Rules]] = {
+    "quatre-coins-pysol": QuatreCoinsRules,
 }
 
 
@@ -41,7 +46,7 @@ def register(spec: VariantSpec) -> Rules:
     """Add a variant to the registry: its id, name and aliases find it from now on."""
     if spec.id in RULES:
         raise ValueError(f"variant {spec.id!r} is registered already")
-    rules = _FAMILIES[spec.family](spec)
+    rules = _STYLES.get(spec.deal_style, _FAMILIES[spec.family])(spec)
     RULES[spec.id] = rules
     for name in (spec.id, spec.name, *spec.aliases):
         _LOOKUP.setdefault(_key(name), spec.id)

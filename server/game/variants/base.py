@@ -31,12 +31,16 @@ class VariantSpec:
     # cross family parameters (ignored by the other families)
     build: str = "down-any"  # down-any | down-alt | cells
     wrap: str = "unless-ace-base"  # unless-ace-base | always
-    space_fill: str = "any"  # any | waste | auto | must-fill
+    space_fill: str = "any"  # any | waste | auto | must-fill | waste-auto (PySolFC's Corners.fillStack)
     runs: bool = False  # descending runs move as a unit (1883)
     draw_needs_full_cross: bool = False  # no draw while a space is open and the waste is not empty
-    deal_style: str = "cross"  # cross | cross-1883
+    deal_style: str = "cross"  # cross | cross-1883 | corners-pysol | quatre-coins-pysol
     deal_waste: bool = False  # one card turned onto the waste at the deal (PySolFC's games)
     centre_cell: bool = False  # Florentine: the centre (t3) is a one-card cell the stock refills
+    # a foundation's top card may leave it again (PySolFC's default max_move=1): to the
+    # tableau (simplicity-pysol), or also to a same-suit foundation (les-quatre-coins-pysol)
+    foundation_moves: bool = False
+    cell_fill: bool = False  # an empty cell takes any one card from the player (PySolFC's ReserveStack)
     sources: tuple[str, ...] = field(default=())
     # A paragraph for players (the lobby shows it; the server sends it in ``welcome``).
     blurb: str = ""
@@ -104,7 +108,9 @@ class Rules:
     def foundation_wants(self, state: State) -> frozenset[Card]:
         """Every card some foundation would take now, wherever it lies. A dead
         search never plays to a foundation, so this set stays fixed while it runs:
-        the position is alive exactly when one of these cards can be uncovered."""
+        the position is alive exactly when one of these cards can be uncovered.
+        (Where foundation cards move, ``spec.foundation_moves``, the search keys
+        the foundations too and uses this set only to order its work: see dead.py.)"""
         raise NotImplementedError
 
     # -- shared helpers ----------------------------------------------------

@@ -163,4 +163,60 @@ SPECS: tuple[VariantSpec, ...] = (
                "once. The four outer piles build down regardless of suit, a King on an Ace too; a "
                "space takes the waste top or the centre card. One redeal."),
     ),
+    # -- PySolFC-exact versions of issue 15 (czarina, corners, simplicity, les quatre coins) --
+    VariantSpec(
+        "simplicity-pysol", "Simplicity (PySolFC)", "cross",
+        aliases=("Simplicity PySol", "PySolFC 437"),
+        tableau=12, build="down-alt", wrap="always", deal_waste=True, foundation_moves=True,
+        summary="PySolFC's Simplicity: a card turned at the deal, always round the corner, "
+                "foundation cards may come back",
+        sources=("PySolFC 437 (rules as coded)", S1),
+        blurb=("Simplicity exactly as PySolFC plays it: twelve piles in two rows building down in "
+               "alternating colours, always round the corner (a King may go on an Ace even when Aces "
+               "are the base), one card turned onto the waste at the deal, any card into a space, "
+               "and a foundation's top card may be taken back onto a pile it fits or a space. "
+               "One pass."),
+    ),
+    VariantSpec(
+        "czarina-pysol", "Czarina (PySolFC)", "cross",
+        aliases=("Czarina PySol", "PySolFC 483"),
+        wrap="always", deal_waste=True, space_fill="waste-auto",
+        summary="PySolFC's Czarina: an emptied pile takes the waste top at once; the waste "
+                "refills from the stock",
+        sources=("PySolFC 483 (rules as coded)", S1),
+        blurb=("Czarina exactly as PySolFC plays it: one card turned onto the waste at the deal; "
+               "an emptied cross pile takes the waste top at once, and an emptied waste takes the "
+               "next stock card at once, so the waste is never empty while the stock lasts. The "
+               "cross always builds round the corner. One pass."),
+    ),
+    VariantSpec(
+        "corners-pysol", "Corners (PySolFC)", "cross",
+        aliases=("Corners PySol", "PySolFC 417"),
+        build="cells", space_fill="waste-auto", cell_fill=True, deal_style="corners-pysol",
+        deal_waste=True, passes=3,
+        summary="PySolFC's Corners: each foundation starts with a card of its suit; five cells "
+                "refilled from the waste; two redeals",
+        sources=("PySolFC 417 (rules as coded)", S1),
+        blurb=("Corners exactly as PySolFC plays it: each corner starts with a card of its own suit "
+               "(so each suit starts at its own rank), the cross is five one-card cells, and a card "
+               "goes only to a foundation. An emptied cell takes the waste top at once, an emptied "
+               "waste the next stock card; an empty cell with nothing to refill it takes any one "
+               "card you put there. Two redeals, order kept."),
+    ),
+    VariantSpec(
+        "les-quatre-coins-pysol", "Les Quatre Coins (PySolFC)", "corner-stones",
+        aliases=("Les Quatre Coins PySol", "PySolFC 620"),
+        decks=2, foundations=8, tableau=12, passes=3, foundation_moves=True,
+        deal_style="quatre-coins-pysol",
+        summary="PySolFC's Les Quatre Coins: a round of twelve per deal, suits fixed per row, "
+                "no wrap, two redeals",
+        sources=("PySolFC 620 (rules as coded)", S2),
+        blurb=("Corner Stones exactly as PySolFC plays it: each deal turns out a round of twelve, "
+               "down the left column then the right. The rows belong to clubs, spades, hearts and "
+               "diamonds. While cards are left to deal, a side pile feeds only the started "
+               "foundation beside it and nothing builds on the piles; then they build up or down by "
+               "one in any suit, no King on an Ace. A foundation's top card may move to its suit's "
+               "other foundation, or back to a pile once all is dealt. Spaces stay empty. Two "
+               "redeals gather the piles and deal again."),
+    ),
 )

@@ -4,8 +4,10 @@ f4 diamonds), a stock and a waste.
 
 Parameters cover most differences; the rest are small named methods:
 ``_deal_1883`` and the vacancy obligation (four-seasons-1883),
-``_auto_fill`` (czarina, corners), and Florentine's centre cell
-(``_centre_moves``, ``_why_not_centre``, ``_refill_centre``).
+``_auto_fill`` (czarina, corners), Florentine's centre cell
+(``_centre_moves``, ``_why_not_centre``, ``_refill_centre``), and for PySolFC's own games
+``_deal_corners_pysol`` (its shuffle hook) and ``_refill_from_waste`` (its
+``fillStack``: czarina-pysol, corners-pysol).
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..cards import SUIT_NAMES, card_text, rank, rank_name, suit
-from ..deals import deal_order
+from ..deals import deal_order, shuffled_array
 from ..moves import DRAW, Move
 from ..state import STOCK, WASTE, Pile, State
 from . import layouts
@@ -42,6 +44,8 @@ class CrossRules(Rules):
 
     # -- the deal ----------------------------------------------------------
     def initial(self, deal: int | str) -> State:
+        if self.spec.deal_style == "corners-pysol":
+            return self._deal_corners_pysol(deal)
         order = deal_order(deal, 1)
         piles: list[Pile] = [()] * len(self.names)
         base_card = order[0]
@@ -58,6 +62,30 @@ class CrossRules(Rules):
             rest = rest[1:]
         piles[STOCK] = tuple(reversed(rest))  # the stock's last card is drawn next
         return State(self.spec.id, tuple(piles), base=rank(base_card))
+
+    def _deal_corners_pysol(self, deal: int | str) -> State:
+        """PySolFC 417's shuffle hook, bias kept: scanning the shuffled array from
+        the bottom of the talon, the first card of each suit is taken out and put on
+        top, clubs topmost; they are dealt to their foundations (clubs, spades,
+        hearts, diamonds), then one card to each cell, then one to the waste."""
+        array = shuffled_array(deal, 1)
+        first: dict[int, int] = {}
+        for c in array:
+            if suit(c) not in first:
+                first[suit(c)] = c
+                if len(first) == 4:
+                    break
+        taken = set(first.values())
+        order = [first[s] for s in range(4)] + [c for c in reversed(array) if c not in taken]
+        piles: list[Pile] = [()] * len(self.names)
+        for s in range(4):
+            piles[self.f0 + s] = (order[s],)
+        for k in range(self.spec.tableau):
+            piles[self.t0 + k] = (order[4 + k],)
+        rest = order[4 + self.spec.tableau:]
+        piles[WASTE] = tuple(rest[:1])
+        piles[STOCK] = tuple(reversed(rest[1:]))
+        return State(self.spec.id, tuple(piles), base=0)  # each foundation starts where it was dealt
 
     def _deal_1883(self, order: list[int], piles: list[Pile], base: int) -> list[int]:
         """Dick's procedure: a dealt card that fits a foundation is built at
@@ -127,6 +155,8 @@ class CrossRules(Rules):
             if self._fits_foundation(piles, base, c):
                 out.append(step[self.f0 + c // 13])
             if cells:
+                if spec.cell_fill:  # PySolFC's cells take any one card while empty
+                    out.extend(step[b] for b, t in slots if t < 0 and b != a)
                 continue
             above = (c + 1) % 13  # the rank a card needs under it
             fill = any_fill or a == WASTE
@@ -139,6 +169,8 @@ class CrossRules(Rules):
                     out.append(step[b])
         if spec.runs:
             out.extend(self._run_moves(state))
+        if spec.foundation_moves:
+            out.extend(self._foundation_to_tableau(state, slots))
         if piles[STOCK] and not self._draw_blocked(state):
             out.append(DRAW)
         elif self.redeal_allowed(state):
@@ -201,6 +233,15 @@ class CrossRules(Rules):
             return [WASTE, centre], [i for i in self.tableau_range if i != centre]
         return super().dead_places()
 
+    def _foundation_to_tableau(self, state: State, slots: list[tuple[int, int]]) -> list[Move]:
+        """simplicity-pysol: a foundation's top card back onto a pile it fits, or a space."""
+        out: list[Move] = []
+        for a in self.foundation_range:
+            if state.piles[a]:
+                c, step = state.piles[a][-1], self.steps[a]
+                out.extend(step[b] for b, t in slots if t < 0 or self._builds_on(c, t, state.base))
+        return out
+
     def _run_moves(self, state: State) -> list[Move]:
         piles, base, out = state.piles, state.base, []
         for a in self.tableau_range:
@@ -255,8 +296,9 @@ class CrossRules(Rules):
             return f"{spec.name} has no pile {move.src if a is None else move.dst}"
         if b in (STOCK, WASTE):
             return f"nothing may be moved to the {'stock' if b == STOCK else 'waste'}"
-        if a in self.foundation_range:
-            return "cards on a foundation stay there"
+        if a in self.foundation_range and not (spec.foundation_moves and b in self.tableau_range):
+            return "cards on a foundation stay there" + (
+                "" if not spec.foundation_moves else ", unless they go back to the tableau")
         if a == STOCK:
             if state.vacancy != b or piles[WASTE]:
                 return ("the stock's top card goes straight into a space only under the 1883 "
@@ -286,6 +328,8 @@ class CrossRules(Rules):
         if b in self.foundation_range:
             return self._why_not_foundation(piles, base, c, b)
         if spec.build == "cells":
+            if spec.cell_fill:
+                return None if not piles[b] else f"a cell holds one card: {move.dst} is taken"
             return f"{spec.name}'s cells take no cards from you: they refill from the stock"
         dst = piles[b]
         if dst:
@@ -330,6 +374,8 @@ class CrossRules(Rules):
                 vacancy = a if self._has_fill_source(piles, a) else -1
             elif self.spec.space_fill == "auto":
                 self._auto_fill(piles)
+            elif self.spec.space_fill == "waste-auto":
+                self._refill_from_waste(piles, a)
             if self.spec.centre_cell:
                 self._refill_centre(piles)
             return State(state.variant, tuple(piles), state.base, state.redeals, vacancy)
@@ -356,3 +402,16 @@ class CrossRules(Rules):
                 elif piles[WASTE]:
                     piles[i] = piles[WASTE][-1:]
                     piles[WASTE] = piles[WASTE][:-1]
+
+    def _refill_from_waste(self, piles: list[Pile], src: int) -> None:
+        """PySolFC's Corners.fillStack, run on the pile a move came from: an emptied
+        cross pile (or cell) takes the waste top; an emptied waste takes the next
+        stock card. A draw or a redeal fills nothing, so after a redeal the waste
+        stays empty until the player draws, and a pile emptied then stays empty."""
+        if src >= self.t0 and not piles[src] and piles[WASTE]:
+            piles[src] = piles[WASTE][-1:]
+            piles[WASTE] = piles[WASTE][:-1]
+            src = WASTE
+        if src == WASTE and not piles[WASTE] and piles[STOCK]:
+            piles[WASTE] = piles[STOCK][-1:]
+            piles[STOCK] = piles[STOCK][:-1]
