@@ -20,7 +20,6 @@ connection that sends ``arena_join`` is a member, and bots never do.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 import logging
 import secrets
@@ -47,6 +46,7 @@ LIST_LIMIT = 20  # arenas in one ``arenas`` answer
 PRESENCE_TICKS = 5  # a member not seen for this many ticks is not paired
 LEASE_TICKS = 5  # the lease outlives this many ticks without renewal
 SCHEDULE_AHEAD_MS = 3_600_000  # scheduled arenas are listed an hour before they start
+CLOSE_WAIT_S = 5.0  # how long close() waits for the loop to end after cancelling it
 
 _RUNNERS: weakref.WeakKeyDictionary[RoomService, ArenaRunner] = weakref.WeakKeyDictionary()
 
@@ -118,8 +118,9 @@ class ArenaRunner:
     async def close(self) -> None:
         if self._task is not None:
             self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await self._task
+            # wait for the loop to end, boundedly, without swallowing a cancellation
+            # of the caller's own (a close under a timeout must stay cancellable)
+            await asyncio.wait({self._task}, timeout=CLOSE_WAIT_S)
 
     async def _loop(self) -> None:
         while True:

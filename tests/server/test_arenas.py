@@ -401,3 +401,32 @@ async def test_joining_the_same_arena_again_during_its_countdown_changes_nothing
         assert sum(1 for m in bots[0].inbox if m.get("t") == "joined") == 1
     finally:
         await close_all(bots)
+
+
+async def test_closing_the_runner_is_bounded_and_stays_cancellable(make_server: ServerFactory,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """A loop that will not end must not hold the server's close for ever, and a
+    close run under a timeout must give way to it (the old close swallowed the
+    caller's cancellation, and a test's teardown then waited for good)."""
+    app = await make_server()
+    runner = app.arenas
+    await runner.close()  # the real loop ends at once
+
+    released = asyncio.Event()
+
+    async def stubborn() -> None:
+        while not released.is_set():
+            try:
+                await released.wait()
+            except asyncio.CancelledError:
+                continue  # ignores every cancel until released
+
+    monkeypatch.setattr("server.arena_runner.CLOSE_WAIT_S", 0.2)
+    runner._task = asyncio.create_task(stubborn())
+    await asyncio.sleep(0)
+    await asyncio.wait_for(runner.close(), 2)  # gives up waiting after CLOSE_WAIT_S
+    with pytest.raises(TimeoutError):
+        await asyncio.wait_for(runner.close(), 0.05)  # the caller's timeout wins
+    released.set()
+    await runner._task
+    runner._task = None
