@@ -81,6 +81,9 @@ class Settings:
     arena_max_players: int = 500  # lines an arena's standing may hold
     # in-loop dead-position search before it moves to a worker process (0: never)
     dead_offload_ms: int = 50
+    # how long a move's answer waits for a dead-position verdict in all; past it the
+    # move is answered "in progress" and the verdict is pushed when it lands
+    dead_answer_ms: int = 250
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
@@ -117,6 +120,7 @@ class Settings:
             arena_race_seconds=_int(e, "PATIENCE_ARENA_RACE_SECONDS", 300, 10, 3600),
             arena_max_players=_int(e, "PATIENCE_ARENA_MAX_PLAYERS", 500, 2, 10_000),
             dead_offload_ms=_int(e, "PATIENCE_DEAD_OFFLOAD_MS", 50, 0, 60_000),
+            dead_answer_ms=_int(e, "PATIENCE_DEAD_ANSWER_MS", 250, 0, 60_000),
         )
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 
+from . import verdicts
 from .game import engine
 from .game.moves import BadMove, GameOver, IllegalMove
 from .game.state import State
@@ -34,6 +35,13 @@ Step = Callable[[State, str, str], State]
 
 
 async def play(player: Player, seq: int, text: str, v: int, step: Step = engine.play) -> None:
+    # one writer per game: a verdict that lands late (server/verdicts.py) waits
+    # for the move in hand, from its check to its store
+    async with player.write_lock:
+        await _play(player, seq, text, v, step)
+
+
+async def _play(player: Player, seq: int, text: str, v: int, step: Step) -> None:
     code = player.need_room()
     if seq == player.last_seq and player.last_answer:
         for payload in player.last_answer:  # the same seq gets the same answer
@@ -71,7 +79,11 @@ async def play(player: Player, seq: int, text: str, v: int, step: Step = engine.
         log.error("card conservation failed: game frozen", extra=player.log_extra())
         await service.store.set_player_fields(code, player.n, status="frozen")
         raise ProtocolError("internal", "this game failed a consistency check and is frozen")
-    status, moves = await service.status_and_moves(new_state)
+    status, moves, needs_search = engine.status_before_search(new_state)
+    covered = step is engine.play and verdicts.covered(player, state, new_state, needs_search)
+    verdict = None
+    if needs_search and not covered:
+        status, moves, verdict = await service.check(new_state)
     if player.code != code or player.state is not state:
         # the player left, or its state was rebuilt, while the search ran
         raise ProtocolError("stale_version", "the position changed: send the move again")
@@ -94,11 +106,19 @@ async def play(player: Player, seq: int, text: str, v: int, step: Step = engine.
         MOVES_ACCEPTED.inc()
         player.state, player.v, player.status = new_state, stored_v, status
         player.last_seq = seq
+        if verdict is not None:
+            verdicts.follow(player, new_state, stored_v, verdict)  # answered before its verdict
+        elif covered and player.pending is not None:
+            player.pending.covered = True  # its verdict speaks for this position too
+        else:
+            verdicts.drop(player)  # judged on its own: an older verdict says nothing of it
         player.last_answer = [player.send_view(seq, status, moves)]
         if status != engine.IN_PROGRESS:
             await service.maybe_finish(code)
         return
     player.progress.refused()
+    if verdict is not None:
+        verdict.cancel()  # for a position that was not stored
     if result in ("dup", "stale"):
         # Another connection of this player, or a lost reply: the store wins.
         await player.reload()

@@ -32,6 +32,7 @@ from .race import all_done, phase_at, progress_message, room_message
 from .service import STORE_RETRY_S, RoomService
 from .spectator import Spectator
 from .store.rooms import RoomError, RoomRow, StoreUnavailable, now_ms
+from .verdicts import PendingVerdict, drop, follow
 
 log = logging.getLogger("patience.player")
 
@@ -72,6 +73,10 @@ class Player:
         self.v = 0
         self.last_seq = -1
         self.last_answer: list[bytes] = []
+        # a dead-position verdict still to come for this game (server/verdicts.py), and
+        # the lock that keeps it from landing between a move's check and its store
+        self.pending: PendingVerdict | None = None
+        self.write_lock = asyncio.Lock()
         self.start_task: asyncio.Task[None] | None = None
         self.ghost: asyncio.Task[None] | None = None  # a ghost race's ghost (server/ghost.py)
         self._tasks: set[asyncio.Task[None]] = set()  # work started by room events
@@ -166,6 +171,7 @@ class Player:
         if self.code is not None:
             await self.service.detach(self)
         self.progress.flush()  # a player leaving still shows its last count
+        drop(self)
         self.code, self.n, self.state, self.v = None, 0, None, 0
         self.status = engine.IN_PROGRESS
         self.last_seq, self.last_answer = -1, []
@@ -255,10 +261,13 @@ class Player:
         # (a solo game's log may hold undos: positions() takes them back)
         state = positions(engine.new_game(self.variant, self.deal), [t for _, t in moves],
                           engine.IN_PROGRESS)[-1]
-        status, _ = await self.service.status_and_moves(state)
+        status, _, verdict = await self.service.check(state)
         if self.code != code:
             return  # left the room meanwhile
+        drop(self)  # a rebuilt game is judged afresh
         self.status, self.state, self.v = status, state, len(moves)
+        if verdict is not None:
+            follow(self, state, self.v, verdict)
         room = await self.service.store.room(code)
         if room is not None and (p := room.player(self.n)) is not None:
             self.last_seq = p.seq
@@ -270,6 +279,11 @@ class Player:
                           "view": view(self.state, status or self.status, moves)})
         self.send_bytes(payload)
         return payload
+
+    def view_now(self) -> dict[str, Any]:
+        """What the player sees of its current position."""
+        assert self.state is not None
+        return view(self.state, self.status)
 
     # -- events from the room channel -----------------------------------------------------------
     def on_room_event(self, message: dict[str, Any]) -> None:

@@ -75,6 +75,8 @@ class RoomService:
         self.search_offload_s: float | None = (settings.dead_offload_ms / 1000
                                                if settings.dead_offload_ms else None)
         self.dead_worker = DeadSearchWorker()
+        # the longest a move's answer waits for a search's verdict (then it is pushed)
+        self.answer_wait_s: float = settings.dead_answer_ms / 1000
         # work of upper layers that ends with the service (the bots' seats)
         self.on_close: list[Callable[[], Awaitable[None]]] = []
 
@@ -95,29 +97,63 @@ class RoomService:
     # -- the rules, without stalling others ------------------------------------------
     async def status_and_moves(self, state: engine.State,
                                slice_s: float | None = None) -> tuple[str, list[engine.Move]]:
-        """The engine's answer; a dead-position search runs in slices with the
-        other players' work in between, so one player's endgame never stalls the
-        rest. (A thread would not do: the search holds the GIL, and the event
-        loop then waits for it at every call.) A search still running after
-        ``search_offload_s`` of slices moves to a worker process
-        (server/deadwork.py), so a large region does not share the loop's core."""
-        steps = engine.status_and_moves_steps(
-            state, self.search_slice_s if slice_s is None else slice_s)
-        offload_s = self.search_offload_s
+        """The engine's answer, however long its search takes (:meth:`check`,
+        then the verdict awaited)."""
+        status, moves, verdict = await self.check(state, slice_s)
+        if verdict is None:
+            return status, moves
+        return (engine.DEAD, []) if await verdict else (status, moves)
+
+    async def check(self, state: engine.State, slice_s: float | None = None
+                    ) -> tuple[str, list[engine.Move], asyncio.Future[bool] | None]:
+        """(status, legal moves, verdict still to come) of ``state``.
+
+        A dead-position search runs in slices with the other players' work in
+        between, so one player's endgame never stalls the rest. (A thread would
+        not do: the search holds the GIL, and the event loop then waits for it
+        at every call.) A search still running after ``search_offload_s`` of
+        slices moves to a worker process (server/deadwork.py), so a large region
+        does not share the loop's core, and the caller waits for its verdict
+        until ``answer_wait_s`` has passed since the start. Past that the answer
+        is ``in_progress`` with the verdict as a future (True: dead): the move is
+        answered now and the verdict applied when it lands (server/verdicts.py)."""
+        status, moves, search = engine.status_before_search(state)
+        if not search:
+            return status, moves, None
+        steps = engine.dead_search_steps(state, moves,
+                                         self.search_slice_s if slice_s is None else slice_s)
         started = time.perf_counter()
         while True:
             try:
                 next(steps)
             except StopIteration as done:
-                return done.value  # type: ignore[no-any-return]
-            if offload_s is not None and time.perf_counter() - started >= offload_s:
-                offload_s = None  # one hop at most
-                is_dead = await self.dead_worker.decide(state)
-                if is_dead is not None:
-                    steps.close()
-                    engine.record_verdict(state, is_dead)
-                    return engine.status_and_moves(state)  # remembered: no search
+                return (engine.DEAD, [], None) if done.value else (status, moves, None)
+            if self.search_offload_s is not None \
+                    and time.perf_counter() - started >= self.search_offload_s:
+                steps.close()
+                verdict = asyncio.ensure_future(self._worker_verdict(state))
+                left = self.answer_wait_s - (time.perf_counter() - started)
+                await asyncio.wait({verdict}, timeout=max(0.0, left))
+                if not verdict.done():
+                    return status, moves, verdict
+                return (engine.DEAD, [], None) if verdict.result() else (status, moves, None)
             await asyncio.sleep(0)
+
+    async def _worker_verdict(self, state: engine.State) -> bool:
+        """The worker's verdict on ``state``, remembered here; should the worker
+        fail, the search finishes on the loop in slices."""
+        is_dead = await self.dead_worker.decide(state)
+        if is_dead is None:
+            steps = engine.dead_search_steps(state, engine.status_before_search(state)[1],
+                                             self.search_slice_s)
+            while True:
+                try:
+                    next(steps)
+                except StopIteration as done:
+                    return bool(done.value)
+                await asyncio.sleep(0)
+        engine.record_verdict(state, is_dead)
+        return is_dead
 
     # -- rooms -----------------------------------------------------------------------
     async def open_room(self, variant: str, deal: str, max_players: int, private: bool,

@@ -25,7 +25,8 @@ RESIGNED: Final = "resigned"
 __all__ = [
     "BadMove", "GameOver", "IllegalMove", "Move", "State",
     "new_game", "legal_moves", "play", "apply", "status", "status_and_moves",
-    "status_and_moves_steps", "foundation_cards", "record_verdict",
+    "status_and_moves_steps", "status_before_search", "dead_search_steps", "foundation_cards",
+    "record_verdict",
     "rules_of",
     "IN_PROGRESS", "WON", "DEAD", "RESIGNED",
 ]
@@ -106,20 +107,39 @@ def status_and_moves_steps(
     Otherwise only positions where the stock can bring nothing new and no
     foundation move is open are searched, exhaustively (see :mod:`.dead`): the
     answer is exact, never "alive because the search gave up"."""
+    status, moves, search = status_before_search(state)
+    if not search:
+        return status, moves
+    is_dead = yield from dead.dead_search(state, moves, slice_s)
+    return (DEAD, []) if is_dead else (IN_PROGRESS, moves)
+
+
+def status_before_search(state: State) -> tuple[str, list[Move], bool]:
+    """Everything :func:`status_and_moves` decides without a dead-position
+    search: (status, legal moves, whether the status still needs the search).
+    With True the status is ``in_progress`` only until the search says
+    otherwise (:func:`dead_search_steps` runs it)."""
     rules = RULES[state.variant]
     if rules.is_won(state):
-        return WON, []
+        return WON, [], False
     if state.resigned:
-        return RESIGNED, []
+        return RESIGNED, [], False
     moves = rules.legal_moves(state)
     if not moves:
         # No move, no game: nothing can ever reach a foundation again. Decided
         # here, before any remembered verdict is consulted.
-        return DEAD, []
+        return DEAD, [], False
     if rules.can_draw_or_redeal(state) or any(dead.raises_count(m) for m in moves):
-        return IN_PROGRESS, moves
-    is_dead = yield from dead.dead_search(state, moves, slice_s)
-    return (DEAD, []) if is_dead else (IN_PROGRESS, moves)
+        return IN_PROGRESS, moves, False
+    return IN_PROGRESS, moves, True
+
+
+def dead_search_steps(state: State, moves: list[Move],
+                      slice_s: float = dead.SLICE_S) -> Generator[None, None, bool]:
+    """The dead-position search of a position :func:`status_before_search`
+    left open (``moves``: its legal moves), yielding between slices: True when
+    the position is dead."""
+    return dead.dead_search(state, moves, slice_s)
 
 
 def record_verdict(state: State, is_dead: bool) -> None:

@@ -127,6 +127,30 @@ if ARGV[7] ~= '' then redis.call('SPUBLISH', ARGV[8], ARGV[7]) end
 return {'ok', v}
 """
 
+# KEYS: meta, player hash, log.  ARGV: expected_v, status, since_v,
+#       progress_payload ('' publishes nothing), channel
+# -> 'ok' | 'stale' | 'game_over' | 'race_over'
+# A dead-position verdict that came after its move was answered: the game ends
+# at the version it was judged for, and done_ms is the time of move since_v,
+# the position the search proved dead (every later one in its region is too).
+VERDICT: Final = """
+if redis.call('HGET', KEYS[1], 'phase') ~= 'racing' then return 'race_over' end
+local p = redis.call('HMGET', KEYS[2], 'v', 'status')
+if p[2] ~= 'in_progress' then return 'game_over' end
+if tonumber(p[1]) ~= tonumber(ARGV[1]) then return 'stale' end
+local fields = {'status', ARGV[2]}
+local since = tonumber(ARGV[3])
+if since > 0 then
+  local row = redis.call('LINDEX', KEYS[3], since - 1)
+  if row then
+    table.insert(fields, 'done_ms'); table.insert(fields, tonumber(string.match(row, '^(-?%d+)')))
+  end
+end
+redis.call('HSET', KEYS[2], unpack(fields))
+if ARGV[4] ~= '' then redis.call('SPUBLISH', ARGV[5], ARGV[4]) end
+return 'ok'
+"""
+
 # KEYS: meta, p1..pN, log1..logN.  ARGV: now, finished_ttl_ms
 # Ends the race if the clock ran out or every game is over. Only the first
 # caller gets 1, so exactly one process publishes the results.

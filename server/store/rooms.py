@@ -128,6 +128,7 @@ class RoomStore:
         self._finish = redis.register_script(lua.FINISH)
         self._release_conn = redis.register_script(lua.RELEASE_CONN)
         self._hset_existing = redis.register_script(lua.HSET_EXISTING)
+        self._verdict = redis.register_script(lua.VERDICT)
         # replicas > 0 (PATIENCE_DURABILITY=replica): a move is acknowledged once on a replica too
         self._moves = ScriptBatcher(Router(redis), lua.MOVE, replicas=replicas)
         self._moves.on_round_trip = MOVE_ROUND_TRIPS.inc
@@ -313,6 +314,18 @@ class RoomStore:
         except (RedisConnectionError, RedisTimeoutError, OSError) as exc:
             raise StoreUnavailable(str(exc)) from None
         return _s(res[0]), int(res[1])
+
+    async def verdict(self, code: str, n: int, expected_v: int, status: str, since_v: int,
+                      progress: bytes) -> str:
+        """End player ``n``'s game with ``status`` at version ``expected_v`` (a
+        verdict that came after the move was answered; ``since_v``: the version
+        the search judged). 'ok', or why not: 'stale' (the player moved on),
+        'game_over', 'race_over'."""
+        envelope = keys.progress_envelope(n, progress) if progress else b""
+        res = await self._guard(self._verdict(
+            [keys.meta(code), keys.player(code, n), keys.log(code, n)],
+            [expected_v, status, since_v, envelope, keys.channel(code)]))
+        return _s(res)
 
     def move_command(self, code: str, n: int, expected_v: int, seq: int, at_ms: int, move: str,
                      status: str, fc: int, progress: bytes) -> bytes:
