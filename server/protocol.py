@@ -152,7 +152,8 @@ SERVER_MESSAGES: Final[dict[str, str]] = {
             "solo, layout{rows, piles, gap} (where the variant's piles sit: see Layouts), and deal in a "
             "solo game only (a race's deal is secret "
             "until its results)",
-    "view": "v, seq (the move it answers, or null), view{...}: your own position",
+    "view": "v, seq (the move it answers, or null: the start, a resume, a verdict that came "
+            "after its move's answer), view{...}: your own position",
     "progress": "player, foundation_cards, total_cards, moves, status: an opponent's counts only",
     "results": "code, variant, deal, deal_version, ranking[] (each with bot: 0 or a level): "
                "sent when the race ends",

@@ -17,6 +17,7 @@ import redis.asyncio as aioredis
 from bench.dead_load import corpus
 from server.app import RaceServer
 from server.bot import Bot
+from server.config import Settings
 from server.game import engine
 from server.store import keys
 from tests.server.conftest import ServerFactory, ws_url
@@ -208,3 +209,10 @@ async def test_the_store_refuses_a_verdict_for_another_version(
     assert await store.verdict(code, 1, 3, engine.DEAD, 3, b"") == "ok"
     assert await store.verdict(code, 1, 3, engine.DEAD, 3, b"") == "game_over"
     await bot.close()
+
+
+async def test_the_answer_budget_is_a_setting(make_server: ServerFactory) -> None:
+    assert Settings.from_env({}).dead_answer_ms == 250
+    assert Settings.from_env({"PATIENCE_DEAD_ANSWER_MS": "40"}).dead_answer_ms == 40
+    app = await make_server(dead_answer_ms=40)
+    assert app.service.answer_wait_s == 0.04
