@@ -18,7 +18,8 @@ from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 from .daily import DailyDeal, choose_daily, commitment, day_bounds_ms, day_number, share_line, utc_day
-from .game.records import Record, verify
+from .game import engine
+from .game.records import Record, is_undo, replay
 from .game.variants import get_rules
 from .race import one_seat_each
 from .store.boards import BoardStore
@@ -37,6 +38,21 @@ def _solve(variant: str, deal: str, budget: int) -> Any:
 
 def _choose(secret: bytes, date: str, variant: str, budget: int, tries: int) -> DailyDeal:
     return choose_daily(secret, date, variant, _solve, budget, tries)
+
+
+def ranked_replay(record: Record) -> dict[str, Any]:
+    """What a ranked result is checked against: whether the record replays
+    legally, the foundation count it reaches and its undos. Not its status: a
+    dead-position search here would run on the event loop (its verdict was the
+    move path's business, in slices and in the worker), and a result is ranked
+    by foundation cards and times, which the replay gives."""
+    r = replay(record)
+    out: dict[str, Any] = {
+        "legal": r.legal, "foundation_cards": engine.foundation_cards(r.state),
+        "undos": sum(1 for text in record.moves[:r.moves_played] if is_undo(text))}
+    if not r.legal:
+        out["reason"] = r.reason
+    return out
 
 
 class Competition:
@@ -111,7 +127,7 @@ class Competition:
             if p.n not in players:
                 continue
             moves = await self.rooms.moves(room.code, p.n)
-            verdict = verify(Record(room.variant, room.deal, tuple(t for _, t in moves)))
+            verdict = ranked_replay(Record(room.variant, room.deal, tuple(t for _, t in moves)))
             # an undo never reaches a race's log; a record holding one is not a race's
             if not verdict["legal"] or verdict["foundation_cards"] != p.fc or verdict["undos"]:
                 log.error("record rejected: it does not replay", extra={

@@ -223,13 +223,13 @@ async def test_only_records_that_can_count_are_replayed(server: RaceServer,
     import server.competition as competition
 
     replayed: list[str] = []
-    real_verify = competition.verify
+    real_replay = competition.ranked_replay
 
-    def counting_verify(record: Any) -> Any:
+    def counting_replay(record: Any) -> Any:
         replayed.append(record.variant)
-        return real_verify(record)
+        return real_replay(record)
 
-    monkeypatch.setattr(competition, "verify", counting_verify)
+    monkeypatch.setattr(competition, "ranked_replay", counting_replay)
 
     async def race(a: Bot, b: Bot) -> dict[str, Any]:
         await a.send({"t": "create", "variant": "four-seasons", "players": 2})

@@ -18,7 +18,7 @@ from bench.dead_load import corpus
 from server.app import RaceServer
 from server.bot import Bot
 from server.config import Settings
-from server.game import engine
+from server.game import dead, engine
 from server.store import keys
 from tests.server.conftest import ServerFactory, ws_url
 from tests.server.test_solo import solo
@@ -216,3 +216,22 @@ async def test_the_answer_budget_is_a_setting(make_server: ServerFactory) -> Non
     assert Settings.from_env({"PATIENCE_DEAD_ANSWER_MS": "40"}).dead_answer_ms == 40
     app = await make_server(dead_answer_ms=40)
     assert app.service.answer_wait_s == 0.04
+
+
+def test_a_ranked_replay_runs_no_dead_position_search() -> None:
+    """The results' replay runs on the event loop: it must not search (a search
+    would remember its verdict, so the cache tells whether one ran)."""
+    from server.competition import ranked_replay
+    from server.game.records import Record
+
+    deal, moves = corpus_game()
+    engine.clear_caches()
+    out = ranked_replay(Record("czarina", deal, tuple(moves)))
+    final = engine.new_game("czarina", deal)
+    for text in moves:
+        final = engine.play(final, text)
+    assert out["legal"] and out["undos"] == 0
+    assert out["foundation_cards"] == engine.foundation_cards(final)
+    assert dead.known_verdict(final) is None  # no search ran
+    assert engine.status(final) == engine.DEAD and dead.known_verdict(final) is True
+    engine.clear_caches()
