@@ -41,7 +41,7 @@ QUICK_WINS = [
     ("corner-stones", 399249, 4_000),  # below the first stage's size: the DFS alone
     ("betsy-ross", 399249, 1_000),
     ("betsy-ross", 187488, 1_000),
-    # the PySolFC games of issue 15, searched through the engine (solver/engine_model.py)
+    # the PySolFC games of issue 15, searched through the engine (solver/generic.py)
     ("simplicity-pysol", 1, 10_000),
     ("czarina-pysol", 2, 1_000),
     ("corners-pysol", 2, 1_000),

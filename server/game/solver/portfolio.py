@@ -22,8 +22,7 @@ from ..variants import RULES
 from .betsy import BetsyModel
 from .corner_stones import CornerStonesModel
 from .cross import CrossModel
-from .engine_model import EngineModel, needs_engine_model
-from .generic import EngineModel as GenericEngineModel
+from .generic import EngineModel, needs_engine_model
 from .search import LOST, UNKNOWN, WON, Model, best_first, dfs
 
 DEFAULT_BUDGET = 200_000
@@ -78,9 +77,8 @@ def make_model(state: State, *, streamlined: bool = False, sound_extras: bool = 
     rules = RULES[state.variant]
     family = rules.family
     detectors = detectors and sound_extras
-    if family in ("calculation", "fortunes-favor") or rules.spec.centre_cell:
-        return GenericEngineModel(state, greedy=streamlined)
-    if needs_engine_model(rules.spec):
+    if family in ("calculation", "fortunes-favor") or rules.spec.centre_cell \
+            or needs_engine_model(rules.spec):
         return EngineModel(state, greedy=streamlined)
     if family == "cross":
         return CrossModel(state, safe_moves=sound_extras, prune=sound_extras,
