@@ -89,10 +89,10 @@ def test_golden_orders(kind: str, deal: str, cards: list[str]) -> None:
 
 
 # -- the independent generator ------------------------------------------------------
-def pysol_cards_order(deal: str, decks: int) -> list[str]:
-    """Deal order from pysol_cards: LCRandom31 for numbers below 32000 and ms<N>,
-    MTRandom otherwise; PySolFC's card ids, ms_rearrange on the LC path (a no-op
-    for 104 cards); the shuffled array is bottom first, so it is dealt reversed."""
+def pysol_cards_array(deal: str, decks: int) -> list[int]:
+    """pysol-cards' shuffled array of PySolFC card ids, bottom of the talon first:
+    LCRandom31 for numbers below 32000 and ms<N>, MTRandom otherwise, and
+    ms_rearrange on the LC path (a no-op for 104 cards)."""
     if deal.startswith("ms"):
         n, lc = int(deal[2:]), True
     else:
@@ -108,7 +108,13 @@ def pysol_cards_order(deal: str, decks: int) -> list[str]:
         rng = MTRandom()
         rng.setSeed(n)
     rng.shuffle(ids)
-    return [card_text(i % 52) for i in reversed(ids)]
+    return ids
+
+
+def pysol_cards_order(deal: str, decks: int) -> list[str]:
+    """Deal order from pysol_cards: the shuffled array is bottom first, so it is
+    dealt reversed."""
+    return [card_text(i % 52) for i in reversed(pysol_cards_array(deal, decks))]
 
 
 @pytest.mark.parametrize(("kind", "deal", "cards"), ORDERS, ids=[f"{k}-{d}" for k, d, _ in ORDERS])
@@ -311,12 +317,6 @@ def test_ms_forms_pick_the_lc_generator() -> None:
 
 
 # -- issue 15: calculation (PySolFC 256), fortunes-favor (416), florentine ----------------
-def pysol_cards_array(deal: str) -> list[int]:
-    """The shuffled array of pysol_cards, bottom of the talon first, as PySolFC's
-    shuffle hooks see it (card ids suit * 13 + rank0, the same as ours)."""
-    return [parse_card(c) for c in reversed(pysol_cards_order(deal, 1))]
-
-
 def calculation_hook(cards: list[int]) -> list[int]:
     """Calculation._shuffleHook as PySolFC codes it: walk the array from index 0,
     take each rank 0..3 (A..4) the first time it is met, and append them reversed."""
@@ -349,7 +349,7 @@ HOOK_NUMBERS = ["1", "24", "32000", "123456789", "ms100000", *EXTRA_NUMBERS[:8]]
 @pytest.mark.parametrize("deal", HOOK_NUMBERS)
 def test_calculation_deals_as_pysolfc_256_on_the_pysol_cards_shuffle(deal: str) -> None:
     # startGame: dealRow to the four foundations, then dealCards: one card to the waste
-    talon = [card_text(c) for c in reversed(calculation_hook(pysol_cards_array(deal)))]
+    talon = [card_text(c) for c in reversed(calculation_hook(pysol_cards_array(deal, 1)))]
     s = engine.new_game("calculation", _deal_arg(deal))
     assert [c for f in ("f1", "f2", "f3", "f4") for c in texts(s, f)] == talon[:4]
     assert [rank(parse_card(c)) for c in talon[:4]] == [1, 2, 3, 4]
@@ -360,7 +360,7 @@ def test_calculation_deals_as_pysolfc_256_on_the_pysol_cards_shuffle(deal: str) 
 @pytest.mark.parametrize("deal", HOOK_NUMBERS)
 def test_fortunes_favor_deals_as_pysolfc_416_on_the_pysol_cards_shuffle(deal: str) -> None:
     # startGame: dealRow to the foundations, dealRow to the twelve rows, then one card to the waste
-    talon = [card_text(c) for c in reversed(fortunes_favor_hook(pysol_cards_array(deal)))]
+    talon = [card_text(c) for c in reversed(fortunes_favor_hook(pysol_cards_array(deal, 1)))]
     s = engine.new_game("fortunes-favor", _deal_arg(deal))
     assert [c for f in ("f1", "f2", "f3", "f4") for c in texts(s, f)] == talon[:4] == words("AC AS AH AD")
     assert [c for k in range(1, 13) for c in texts(s, f"t{k}")] == talon[4:16]

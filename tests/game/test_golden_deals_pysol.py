@@ -8,38 +8,16 @@ game, written again from PySolFC's deal (not from our engine), bias included."""
 from __future__ import annotations
 
 import pytest
-from pysol_cards.cards import ms_rearrange
-from pysol_cards.random import LCRandom31, MTRandom
 
 from server.game import engine
 from server.game.cards import card_text
 from tests.game.helpers import stock_next_first, texts, words
-from tests.game.test_golden_deals import EXTRA_NUMBERS, LAYOUTS, _deal_arg
+from tests.game.test_golden_deals import EXTRA_NUMBERS, LAYOUTS, _deal_arg, pysol_cards_array
 
 NUMBERS = ["1", "24", "31999", "32000", "123456789", "ms100000", *EXTRA_NUMBERS]
 FOUNDATION_OF_SUIT = {"C": "f1", "S": "f2", "H": "f3", "D": "f4"}
 GOLDEN_NUMBERS = ["1", "24", "31999", "32000", "123456789", "ms100000", "99999999999999999999"]
 NEW = ("simplicity-pysol", "czarina-pysol", "corners-pysol", "les-quatre-coins-pysol")
-
-
-def pysol_cards_array(deal: str, decks: int) -> list[int]:
-    """pysol-cards' shuffled array of PySolFC card ids, bottom of the talon first."""
-    if deal.startswith("ms"):
-        n, lc = int(deal[2:]), True
-    else:
-        n = int(deal)
-        lc = n < 32000
-    ids = list(range(52 * decks))
-    rng: LCRandom31 | MTRandom
-    if lc:
-        rng = LCRandom31()
-        rng.setSeed(n)
-        ids = ms_rearrange(ids)
-    else:
-        rng = MTRandom()
-        rng.setSeed(n)
-    rng.shuffle(ids)
-    return ids
 
 
 def top_first(array: list[int]) -> list[str]:
