@@ -13,12 +13,11 @@ from pathlib import Path
 
 import pytest
 
-from client.config import TokenStore
-from client.connection import ClientSession
 from client.keys import UI
 from client.screen import render, text_lines
 from client.state import RaceState, mode
 from server.game.variants import VariantSpec, register, unregister
+from tests.server.client_races import play_forward, start_race, two_clients
 from tests.server.conftest import ServerFactory, ws_url
 
 PINWHEEL = VariantSpec(
@@ -52,26 +51,12 @@ def row_with(rows: list[str], *needles: str) -> int:
 
 async def test_a_variant_registered_here_only_is_raced_and_drawn_end_to_end(
         pinwheel: str, make_server: ServerFactory, tmp_path: Path) -> None:
-    url = ws_url(await make_server())
-    ann = ClientSession(url, "ann", tokens=TokenStore(tmp_path / "ann"), backoff_initial=0.05)
-    bob = ClientSession(url, "bob", tokens=TokenStore(tmp_path / "bob"), backoff_initial=0.05)
-    await ann.connect()
-    await bob.connect()
-    try:
-        await ann.wait_for(lambda st: bool(st.variants), 5)
+    async with two_clients(ws_url(await make_server()), tmp_path) as (ann, bob):
         # the lobby lists it by the server's word, name and paragraph
         picker = "\n".join(screen(ann.state, UI(menu="pick", purpose="quick",
                                               cursor=[v.id for v in ann.state.variants].index(pinwheel))))
         assert "Pinwheel (a test's own)" in picker and "seven piles, the last one facing left" in picker
-
-        await ann.create(pinwheel, 2, True)
-        await ann.wait_for(lambda st: st.room is not None and st.code is not None, 5)
-        await bob.join(ann.state.code or "")
-        await bob.wait_for(lambda st: st.room is not None, 5)
-        await ann.ready()
-        await bob.ready()
-        await ann.wait_for(lambda st: st.view is not None, 10)
-        await bob.wait_for(lambda st: st.view is not None, 10)
+        await start_race(ann, bob, pinwheel)
         view = ann.state.view or {}
         assert view["variant"] == pinwheel and len([p for p in view["piles"] if p[0] == "t"]) == 7
 
@@ -88,15 +73,7 @@ async def test_a_variant_registered_here_only_is_raced_and_drawn_end_to_end(
         assert last.index(t7[0]) < last.index("[7]") < last.index("[f4]") - 1  # a space between
 
         # race it: moves from the server's legal list, then a redeal the spec allows
-        for _ in range(60):
-            legal = (ann.state.view or {}).get("legal_moves") or []
-            move = next((m for m in legal if "-f" in m), "draw" if "draw" in legal else None)
-            if move is None:
-                break
-            v = ann.state.v
-            await ann.move(move)
-            await ann.wait_for(lambda st, v=v: st.v > v or st.last_error != "", 5)
-        assert ann.state.v > 0 and ann.state.last_error == ""
+        assert await play_forward(ann, 60, stock=("draw",)) > 0 and ann.state.v > 0
         await bob.wait_for(lambda st: ann.state.me in st.progress, 5)
         if "redeal" in ((ann.state.view or {}).get("legal_moves") or []):
             await ann.move("redeal")
@@ -107,6 +84,3 @@ async def test_a_variant_registered_here_only_is_raced_and_drawn_end_to_end(
         await ann.wait_for(lambda st: st.results is not None, 10)
         assert (ann.state.results or {})["variant"] == pinwheel and mode(ann.state) == "results"
         assert "Results" in "\n".join(screen(ann.state))
-    finally:
-        await ann.close(keep_seat=False)
-        await bob.close(keep_seat=False)

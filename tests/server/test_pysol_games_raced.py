@@ -9,11 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from client.config import TokenStore
-from client.connection import ClientSession
 from client.keys import UI
 from client.screen import render, text_lines
 from client.state import RaceState, mode
+from tests.server.client_races import play_forward, start_race, two_clients
 from tests.server.conftest import ServerFactory, ws_url
 
 
@@ -25,39 +24,13 @@ def screen(state: RaceState) -> list[str]:
                                      "les-quatre-coins-pysol"])
 async def test_a_pysolfc_game_is_raced_end_to_end(variant: str, make_server: ServerFactory,
                                                  tmp_path: Path) -> None:
-    url = ws_url(await make_server())
-    ann = ClientSession(url, "ann", tokens=TokenStore(tmp_path / "ann"), backoff_initial=0.05)
-    bob = ClientSession(url, "bob", tokens=TokenStore(tmp_path / "bob"), backoff_initial=0.05)
-    await ann.connect()
-    await bob.connect()
-    try:
-        await ann.wait_for(lambda st: bool(st.variants), 5)
-        assert variant in [v.id for v in ann.state.variants]
-        await ann.create(variant, 2, True)
-        await ann.wait_for(lambda st: st.room is not None and st.code is not None, 5)
-        await bob.join(ann.state.code or "")
-        await bob.wait_for(lambda st: st.room is not None, 5)
-        await ann.ready()
-        await bob.ready()
-        await ann.wait_for(lambda st: st.view is not None, 10)
+    async with two_clients(ws_url(await make_server()), tmp_path) as (ann, bob):
+        await start_race(ann, bob, variant)
         view = ann.state.view or {}
         assert view["variant"] == variant
         rows = screen(ann.state)
         assert len(rows) <= 24 and "[f1]" in "\n".join(rows)
-
-        played = 0
-        for _ in range(80):
-            legal = (ann.state.view or {}).get("legal_moves") or []
-            move = next((m for m in legal if "-f" in m and not m.startswith("f")), None)
-            move = move or next((m for m in ("deal", "draw", "redeal") if m in legal), None)
-            if move is None:
-                break
-            v = ann.state.v
-            await ann.move(move)
-            await ann.wait_for(lambda st, v=v: st.v > v or st.last_error != "", 5)
-            assert ann.state.last_error == "", (move, ann.state.last_error)
-            played += 1
-        assert played > 0
+        assert await play_forward(ann, 80) > 0
         await bob.wait_for(lambda st: ann.state.me in st.progress, 5)
 
         await bob.resign()
@@ -65,6 +38,3 @@ async def test_a_pysolfc_game_is_raced_end_to_end(variant: str, make_server: Ser
             await ann.resign()
         await ann.wait_for(lambda st: st.results is not None, 10)
         assert (ann.state.results or {})["variant"] == variant and mode(ann.state) == "results"
-    finally:
-        await ann.close(keep_seat=False)
-        await bob.close(keep_seat=False)
