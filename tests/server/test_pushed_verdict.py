@@ -98,12 +98,19 @@ async def log_ms(rdb: aioredis.Redis, code: str, v: int) -> int:
     return int(row.decode().split()[0])
 
 
-async def test_a_late_dead_verdict_ends_the_game_at_the_move_that_made_it_dead(
-        make_server: ServerFactory, monkeypatch: pytest.MonkeyPatch, rdb: aioredis.Redis) -> None:
+async def played_to_dead(make_server: ServerFactory, monkeypatch: pytest.MonkeyPatch
+                         ) -> tuple[Gate, Bot, str, list[str], dict[str, Any]]:
+    """A czarina corpus game played as a solo game to the move that makes it
+    dead, its verdict held at the gate: (gate, bot, room, moves, last answer)."""
     app, gate = await pushed_server(make_server, monkeypatch)
     deal, moves = corpus_game()
     bot, code = await solo(ws_url(app), "czarina", deal)
-    answer = await play_all(bot, moves)
+    return gate, bot, code, moves, await play_all(bot, moves)
+
+
+async def test_a_late_dead_verdict_ends_the_game_at_the_move_that_made_it_dead(
+        make_server: ServerFactory, monkeypatch: pytest.MonkeyPatch, rdb: aioredis.Redis) -> None:
+    gate, bot, code, moves, answer = await played_to_dead(make_server, monkeypatch)
     # answered at once, before the worker said anything
     assert answer["view"]["status"] == engine.IN_PROGRESS and answer["view"]["legal_moves"]
     assert (await stored(rdb, code))["status"] == engine.IN_PROGRESS
@@ -126,10 +133,7 @@ async def test_a_late_dead_verdict_ends_the_game_at_the_move_that_made_it_dead(
 
 async def test_moves_made_while_the_verdict_is_pending_need_no_search_and_end_with_it(
         make_server: ServerFactory, monkeypatch: pytest.MonkeyPatch, rdb: aioredis.Redis) -> None:
-    app, gate = await pushed_server(make_server, monkeypatch)
-    deal, moves = corpus_game()
-    bot, code = await solo(ws_url(app), "czarina", deal)
-    answer = await play_all(bot, moves)
+    gate, bot, code, moves, answer = await played_to_dead(make_server, monkeypatch)
     dead_v = answer["v"]
     searches = len(gate.searched)
     # two more moves inside the dead region: answered at once, searched by nobody
