@@ -26,21 +26,19 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import random
-import socket
-import time
 from collections import deque
 from collections.abc import Callable
 from typing import Any, Final
-from urllib.parse import urlsplit
 
-import msgpack
 from websockets.asyncio.client import ClientConnection, connect
-from websockets.exceptions import ConnectionClosed, InvalidStatus, InvalidURI, WebSocketException
+from websockets.exceptions import ConnectionClosed, WebSocketException
 
 from server.protocol import MAX_FRAME_BYTES, MAX_NAME_CHARS, PROTOCOL_VERSION, encode
 
 from .config import CommitmentBook, KeyStore, ServerBook, TokenStore, where
+from .requests import Requests, now_ms
 from .state import BOARD_PAGE, RaceState, apply, board_id, mode
+from .wire import NameTaken, ServerUnreachable, decode_server, describe_failure, name_taken_sentence
 
 __all__ = [
     "BOARD_PAGE",
@@ -57,64 +55,7 @@ _FINAL_CLOSES: Final = {1000: "this seat was taken over by a newer connection",
                         1009: "the server closed the connection: a message was too large"}
 
 
-class ServerUnreachable(Exception):
-    """The first connection failed; ``str()`` is one sentence for the player."""
-
-
-class NameTaken(ServerUnreachable):
-    """The server refused the hello: the name is claimed and we lack its key."""
-
-
-def name_taken_sentence(name: str, url: str, sent_key: bool) -> str:
-    if sent_key:
-        return (f"The name {name!r} is claimed on {url} and it refused the key kept for it: "
-                "start with another --name, or give the right key with --key-file.")
-    return (f"The name {name!r} is claimed on {url} by someone else: start with another --name, "
-            "or, if it is yours, give its key with --key-file (or $PATIENCE_KEY).")
-
-
-def decode_server(frame: bytes | str) -> dict[str, Any]:
-    """One server frame -> a message dict with a string ``t``; ValueError otherwise."""
-    if isinstance(frame, str):
-        raise ValueError("the server sent a text frame")
-    try:
-        data = msgpack.unpackb(frame, raw=False, strict_map_key=False)
-    except Exception as exc:  # msgpack raises several unrelated types for bad input
-        raise ValueError("the server sent a frame that is not msgpack") from exc
-    if not isinstance(data, dict) or not isinstance(data.get("t"), str):
-        raise ValueError("the server sent something other than a message")
-    return data
-
-
-def describe_failure(url: str, exc: BaseException) -> str:
-    """One sentence saying why ``url`` could not be reached."""
-    where = f"the Patience Race server at {url}"
-    if isinstance(exc, InvalidURI) or not url.startswith(("ws://", "wss://")):
-        return f"{url!r} is not a websocket address (expected ws://host:port)."
-    if isinstance(exc, ConnectionRefusedError):
-        return f"Cannot reach {where}: the connection was refused (is the server running?)."
-    if isinstance(exc, socket.gaierror):
-        host = urlsplit(url).hostname or url
-        return f"Cannot reach {where}: the host name {host!r} was not found."
-    if isinstance(exc, TimeoutError):
-        return f"Cannot reach {where}: it did not answer in time."
-    if isinstance(exc, InvalidStatus):
-        return f"{url} answered, but not as a Patience Race server (HTTP {exc.response.status_code})."
-    if isinstance(exc, ConnectionClosed):
-        return f"{where.capitalize()} closed the connection before greeting us."
-    if isinstance(exc, WebSocketException):
-        return f"{url} does not speak the websocket protocol expected of a Patience Race server."
-    if isinstance(exc, OSError):
-        reason = (exc.strerror or type(exc).__name__).lower()
-        return f"Cannot reach {where}: {reason}."
-    return f"Cannot reach {where}: {exc}."
-
-
-def _now_ms() -> int:
-    return int(time.time() * 1000)
-
-
-class ClientSession:
+class ClientSession(Requests):
     """One player's connection to one server, with its state.
 
     ``on_change`` is called (synchronously) after every state change. Commands
@@ -337,7 +278,7 @@ class ClientSession:
     def _handle(self, msg: dict[str, Any]) -> None:
         self.received.append(msg)
         self.n_received += 1
-        apply(self.state, msg, _now_ms())
+        apply(self.state, msg, now_ms())
         kind = msg.get("t")
         if kind == "joined" and isinstance(msg.get("token"), str):
             self.token = msg["token"]
@@ -439,42 +380,6 @@ class ClientSession:
             return False  # the reader notices and reconnects
         return True
 
-    async def quick(self, variant: str) -> bool:
-        return await self.send({"t": "quick", "variant": variant})
-
-    async def create(self, variant: str, players: int = 2, private: bool = True) -> bool:
-        return await self.send({"t": "create", "variant": variant, "players": players, "private": private})
-
-    async def join(self, code: str) -> bool:
-        return await self.send({"t": "join", "code": code.strip().upper()})
-
-    async def ready(self) -> bool:
-        return await self.send({"t": "ready"})
-
-    async def rematch(self, accept: bool = True) -> bool:
-        """Offer or accept a rematch (``accept=False`` declines, or withdraws an offer)."""
-        return await self.send({"t": "rematch", "accept": accept})
-
-    async def record(self, player: int | None = None) -> bool:
-        msg: dict[str, Any] = {"t": "record"}
-        if player is not None:
-            msg["player"] = player
-        return await self.send(msg)
-
-    async def ping(self) -> bool:
-        return await self.send({"t": "ping"})
-
-    async def claim(self, name: str | None = None) -> bool:
-        """Claim a name (this one by default): ``claimed`` brings its key, which is kept."""
-        return await self.send({"t": "claim", "name": (name or self.name)[:MAX_NAME_CHARS]})
-
-    async def daily_info(self, variant: str) -> bool:
-        return await self.send({"t": "daily_info", "variant": variant})
-
-    async def daily(self, variant: str) -> bool:
-        """Start today's deal of ``variant`` (a room of one; ``ready`` starts it)."""
-        return await self.send({"t": "daily", "variant": variant})
-
     async def board(self, kind: str, variant: str | None = None, *, date: str | None = None,
                     offset: int = 0, limit: int = BOARD_PAGE, watch: bool = True) -> bool:
         """Ask for a board page; with ``watch`` it is the board on screen (see ``board_changed``)."""
@@ -499,32 +404,6 @@ class ClientSession:
         self.state.leave_room()
         self._changed_now()
         return sent
-
-    def next_seq(self) -> int:
-        """Increasing move numbers, also across a restart of the client.
-
-        After a restart the client no longer knows the last number the server
-        acknowledged, so numbers follow the race clock (milliseconds since the
-        start), which only grows; within a run they also grow by one at least.
-        """
-        starts = (self.state.room or {}).get("starts_at")
-        floor = 0
-        if isinstance(starts, int) and not isinstance(starts, bool):
-            floor = min(max(self.state.server_now(_now_ms()) - starts, 0), 2**31 - 2**20)
-        self._seq = max(self._seq + 1, floor)
-        return self._seq
-
-    async def move(self, text: str) -> int | None:
-        """Send a move (or an action such as ``draw``); returns its seq, None if not sent."""
-        seq = self.next_seq()
-        sent = await self.send({"t": "move", "seq": seq, "move": text, "v": self.state.v})
-        return seq if sent else None
-
-    async def resign(self) -> int | None:
-        seq = self.next_seq()
-        sent = await self.send({"t": "resign", "seq": seq})
-        return seq if sent else None
-
 
 class _Refused(Exception):
     """The server answered hello with an error other than bad_token."""
