@@ -24,11 +24,23 @@ Keys are plain strings: a printable character, or ``enter``, ``escape``,
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
-from typing import Any, Final, NamedTuple
+from dataclasses import replace
+from typing import Any, Final
 
-from .state import BOARD_PAGE, RaceState, is_daily
-from .variants import Variant, index_of
+from .menu_keys import lobby_key
+from .state import BOARD_PAGE
+from .ui import (
+    BOARD_ITEMS,
+    LOBBY_ITEMS,
+    UI,
+    Command,
+    Context,
+    context_of,
+    open_board,
+    open_text,
+    settle,
+    text_key,
+)
 
 __all__ = [
     "BOARD_ITEMS",
@@ -49,98 +61,7 @@ __all__ = [
 ]
 
 TABLEAU_KEYS: Final = "1234567890-="  # t1..t12
-LOBBY_ITEMS: Final = (
-    ("1", "Quick race", "race whoever picks the same variant next"),
-    ("2", "Create a private room", "get a code to share with friends"),
-    ("3", "Join by code", "enter the code a friend gave you"),
-    ("4", "Variants and rules", "a paragraph on each game"),
-    ("5", "Today's challenge", "one deal a day, the same for everyone"),
-    ("6", "Boards", "today's results, ratings, daily wins"),
-    ("7", "Claim your name", "keep it yours: ranked dailies and ratings"),
-    ("8", "Play alone", "any variant, any deal number; undo and hints"),  # client/solo.py
-    ("w", "Watch a race", "a room's code: every player's counts, live"),  # client/spectate.py
-    ("g", "Race a ghost", "a finished race's code: race its recorded run"),
-    ("a", "Arenas", "timed events: a new race after each race"),  # client/arena.py
-    ("q", "Quit", ""),
-)
-BOARD_ITEMS: Final = (
-    ("1", "Today's daily board", "pick a variant"),
-    ("2", "Ratings", "races between claimed names"),
-    ("3", "Daily wins", "pick a variant"),
-)
-MAX_TEXT: Final = 32
-MAX_NAME: Final = 24
 
-
-class Command(NamedTuple):
-    """Something for the session to do: ``move``, ``quick``, ``create``, ``join``,
-    ``ready``, ``leave``, ``rematch``, ``resign``, ``quit``, ``claim`` (a name),
-    ``daily_info`` / ``daily`` (a variant), ``board`` (``kind``, the variant in
-    ``arg``, the offset in ``num``), ``unwatch`` (the board left the screen) or
-    ``share`` (copy the line in ``arg``)."""
-
-    name: str
-    arg: str = ""
-    num: int = 0
-    kind: str = ""
-
-
-class Context(NamedTuple):
-    """What a key may depend on beyond the UI state (from :func:`context_of`)."""
-
-    name: str = ""  # the player's name
-    claimed: bool = False  # ... and whether it is claimed
-    daily: bool = False  # the room (or its results) is a daily challenge
-    variant: str = ""  # the room's variant
-    share: str = ""  # the results' share line
-    board_total: int | None = None  # entries of the board on screen
-    variants: tuple[Variant, ...] = ()  # what the server offers (its welcome)
-
-
-def context_of(state: RaceState) -> Context:
-    room, results, board = state.room or {}, state.results or {}, state.board or {}
-    total = board.get("total")
-    variant = results.get("variant") or room.get("variant") or ""
-    share = results.get("share")
-    return Context(name=state.name, claimed=state.claimed, daily=is_daily(state),
-                   variant=variant if isinstance(variant, str) else "",
-                   share=share if isinstance(share, str) else "",
-                   board_total=total if isinstance(total, int) and not isinstance(total, bool) else None,
-                   variants=state.variants)
-
-
-@dataclass(frozen=True)
-class UI:
-    """The client's own interface state (menus, selection, input line)."""
-
-    menu: str = "main"  # lobby: main | pick | daily | boards | board
-    purpose: str = ""  # pick: quick | create | browse | daily | board-daily | board-wins
-    cursor: int = 0
-    variant: str = ""  # the variant picked for create, the daily or a board
-    board_kind: str = ""  # the board on screen: daily | rating | wins
-    board_offset: int = 0
-    pending: str | None = None  # the selected source pile
-    want_foundation: bool = False  # after ``f``: a digit names the foundation
-    text: str | None = None  # the input line, None when closed
-    text_purpose: str = ""  # move | code | players | name
-    help: bool = False
-    help_top: int = 0  # the help's first line on screen (client/help_screen.py scrolls it)
-    confirm: str = ""  # resign | quit: waiting for y
-    note: str = ""  # a local hint
-
-
-def settle(ui: UI, mode: str = "") -> UI:
-    """The UI state for a new screen (lobby -> room -> race -> results): no stale selection.
-
-    Back in the lobby, a board or daily screen asked for on the way out (``b``
-    after a daily's results) is kept.
-    """
-    keep = mode == "lobby" and ui.menu in ("board", "daily", "arenas")
-    return replace(ui, menu=ui.menu if keep else "main", cursor=0, pending=None, want_foundation=False,
-                   confirm="", note="", text=None, text_purpose="")
-
-
-# -- pile names and legal moves ---------------------------------------------------
 def pile_key(pile: str) -> str:
     """The hotkey drawn for a pile (``t3`` -> ``3``, ``t11`` -> ``-``, ``f2`` -> ``f2``)."""
     if pile.startswith("t") and pile[1:].isdigit():
@@ -224,7 +145,7 @@ def press(ui: UI, key: str, *, mode: str, view: dict[str, Any] | None = None,
     if key == "c-c":
         return replace(ui, confirm="", text=None), [Command("quit")]
     if ui.text is not None:
-        return _text_key(ui, key)
+        return text_key(ui, key)
     if ui.help:
         return replace(ui, help=False), []
     if ui.confirm:
@@ -235,7 +156,7 @@ def press(ui: UI, key: str, *, mode: str, view: dict[str, Any] | None = None,
     if key == "?":
         return replace(ui, help=True, help_top=0), []
     if mode == "lobby":
-        return _lobby_key(ui, key, ctx)
+        return lobby_key(ui, key, ctx)
     if mode in ("room", "countdown"):
         if key == "r" and mode == "room":
             return replace(ui, note=""), [Command("ready")]
@@ -256,7 +177,7 @@ def press(ui: UI, key: str, *, mode: str, view: dict[str, Any] | None = None,
             return replace(ui, note=note), [Command("share", ctx.share)]
         if key == "b":  # today's board after a daily, else the ratings
             kind, variant = ("daily", ctx.variant) if ctx.daily and ctx.variant else ("rating", "")
-            opened, commands = _open_board(UI(), kind, variant)
+            opened, commands = open_board(UI(), kind, variant)
             return opened, [Command("leave"), *commands]
         if key in ("l", "escape"):
             return UI(), [Command("leave")]
@@ -266,182 +187,6 @@ def press(ui: UI, key: str, *, mode: str, view: dict[str, Any] | None = None,
     return _race_key(ui, key, view or {})
 
 
-def _open_text(ui: UI, purpose: str, text: str = "") -> UI:
-    return replace(ui, text=text, text_purpose=purpose, pending=None, want_foundation=False, note="")
-
-
-def _text_key(ui: UI, key: str) -> tuple[UI, list[Command]]:
-    text = ui.text or ""
-    if key == "escape":
-        return replace(ui, text=None, text_purpose=""), []
-    if key == "backspace":
-        return replace(ui, text=text[:-1]), []
-    if key == "enter":
-        closed = replace(ui, text=None, text_purpose="")
-        value = text.strip()
-        if ui.text_purpose == "move":
-            return closed, [Command("move", value.lower())] if value else []
-        if ui.text_purpose == "code":
-            if not value:
-                return closed, []
-            return replace(closed, menu="main"), [Command("join", value.upper())]
-        if ui.text_purpose == "name":
-            if not value:
-                return closed, []
-            if len(value) > MAX_NAME:
-                return replace(ui, note=f"a name has 1 to {MAX_NAME} characters"), []
-            return replace(closed, note=""), [Command("claim", value)]
-        if ui.text_purpose == "players":
-            value = value or "2"
-            if not value.isdigit() or not 2 <= int(value) <= 8:
-                return replace(ui, text="", note="a room takes 2 to 8 players"), []
-            return replace(closed, menu="main", note=""), [Command("create", ui.variant, int(value))]
-        return closed, []
-    if len(key) == 1 and key.isprintable() and len(text) < MAX_TEXT:
-        return replace(ui, text=text + key), []
-    return ui, []
-
-
-def _open_board(ui: UI, kind: str, variant: str = "", offset: int = 0) -> tuple[UI, list[Command]]:
-    opened = replace(ui, menu="board", board_kind=kind, variant=variant, board_offset=max(offset, 0),
-                     cursor=0, note="")
-    return opened, [Command("board", variant, max(offset, 0), kind)]
-
-
-def _move_cursor(ui: UI, key: str, count: int) -> UI | None:
-    if key in ("up", "k"):
-        return replace(ui, cursor=(ui.cursor - 1) % count)
-    if key in ("down", "j", "tab"):
-        return replace(ui, cursor=(ui.cursor + 1) % count)
-    return None
-
-
-def _lobby_key(ui: UI, key: str, ctx: Context) -> tuple[UI, list[Command]]:
-    if ui.menu == "pick":
-        return _pick_key(ui, key, ctx.variants)
-    if ui.menu == "daily":
-        return _daily_key(ui, key, ctx)
-    if ui.menu == "boards":
-        return _boards_key(ui, key)
-    if ui.menu == "board":
-        return _board_key(ui, key, ctx)
-    # the main menu
-    items = [item[0] for item in LOBBY_ITEMS]
-    moved = _move_cursor(ui, key, len(items))
-    if moved is not None:
-        return moved, []
-    if key == "enter":
-        key = items[ui.cursor]
-    if key == "q":
-        return ui, [Command("quit")]
-    if key == "escape":  # easy to hit by accident (it goes back everywhere else): ask first
-        return replace(ui, confirm="quit", note="quit? y to quit, any other key stays"), []
-    if key == "1":
-        return replace(ui, menu="pick", purpose="quick", cursor=0, note=""), []
-    if key == "2":
-        return replace(ui, menu="pick", purpose="create", cursor=0, note=""), []
-    if key == "3":
-        return _open_text(ui, "code"), []
-    if key == "4":
-        return replace(ui, menu="pick", purpose="browse", cursor=0, note=""), []
-    if key == "5":
-        return replace(ui, menu="pick", purpose="daily", cursor=0, note=""), []
-    if key == "6":
-        return replace(ui, menu="boards", cursor=0, note=""), []
-    if key == "7":
-        if ctx.claimed:
-            return replace(ui, note=f"the name {ctx.name} is already yours on this server"), []
-        return _open_text(ui, "name", ctx.name[:MAX_NAME]), []
-    return ui, []
-
-
-def _pick_key(ui: UI, key: str, variants: tuple[Variant, ...]) -> tuple[UI, list[Command]]:
-    count = len(variants)
-    if key in ("escape", "backspace", "left", "h"):
-        back = "boards" if ui.purpose.startswith("board-") else "main"
-        return replace(ui, menu=back, cursor=0), []
-    moved = _move_cursor(ui, key, count)
-    if moved is not None:
-        return moved, []
-    chosen: int | None = None
-    if key == "enter":
-        chosen = ui.cursor
-    elif len(key) == 1 and key.isdigit() and 1 <= int(key) <= count:
-        chosen = int(key) - 1
-    if chosen is None or not variants:
-        return ui, []
-    variant = variants[chosen % count].id
-    if ui.purpose == "quick":
-        return replace(ui, menu="main", cursor=0), [Command("quick", variant)]
-    if ui.purpose == "create":
-        return replace(_open_text(ui, "players"), variant=variant, cursor=chosen), []
-    if ui.purpose == "daily":
-        return replace(ui, menu="daily", variant=variant, cursor=0, note=""), [Command("daily_info", variant)]
-    if ui.purpose in ("board-daily", "board-wins"):
-        return _open_board(ui, ui.purpose.removeprefix("board-"), variant)
-    return replace(ui, cursor=chosen), []  # browsing: move the cursor only
-
-
-def _daily_key(ui: UI, key: str, ctx: Context) -> tuple[UI, list[Command]]:
-    """Today's challenge of ``ui.variant``: its info on screen."""
-    if key in ("escape", "backspace", "left", "h"):
-        return replace(ui, menu="pick", purpose="daily", note="",
-                       cursor=index_of(ctx.variants, ui.variant)), []
-    if key in ("enter", "s"):
-        note = "starting today's deal (the server may take a few seconds to pick it)"
-        return replace(ui, note=note), [Command("daily", ui.variant)]
-    if key == "b":
-        return _open_board(ui, "daily", ui.variant)
-    if key == "w":
-        return _open_board(ui, "wins", ui.variant)
-    if key == "r":
-        return replace(ui, note=""), [Command("daily_info", ui.variant)]
-    if key == "q":
-        return ui, [Command("quit")]
-    return ui, []
-
-
-def _boards_key(ui: UI, key: str) -> tuple[UI, list[Command]]:
-    items = [item[0] for item in BOARD_ITEMS]
-    if key in ("escape", "backspace", "left", "h"):
-        return replace(ui, menu="main", cursor=0), []
-    moved = _move_cursor(ui, key, len(items))
-    if moved is not None:
-        return moved, []
-    if key == "enter":
-        key = items[ui.cursor]
-    if key == "1":
-        return replace(ui, menu="pick", purpose="board-daily", cursor=0), []
-    if key == "2":
-        return _open_board(ui, "rating")
-    if key == "3":
-        return replace(ui, menu="pick", purpose="board-wins", cursor=0), []
-    if key == "q":
-        return ui, [Command("quit")]
-    return ui, []
-
-
-def _board_key(ui: UI, key: str, ctx: Context) -> tuple[UI, list[Command]]:
-    """A board page on screen: page through it, refresh it, leave it."""
-    if key in ("escape", "backspace", "h"):
-        back = replace(ui, menu="boards", cursor=0, note="", board_offset=0)
-        return back, [Command("unwatch")]
-    if key in ("n", "right", "down", "j", " "):
-        offset = ui.board_offset + BOARD_PAGE
-        if ctx.board_total is not None and offset >= ctx.board_total:
-            return replace(ui, note="this is the last page"), []
-        return _open_board(ui, ui.board_kind, ui.variant, offset)
-    if key in ("p", "left", "up", "k"):
-        if ui.board_offset <= 0:
-            return replace(ui, note="this is the first page"), []
-        return _open_board(ui, ui.board_kind, ui.variant, ui.board_offset - BOARD_PAGE)
-    if key == "r":
-        return _open_board(ui, ui.board_kind, ui.variant, ui.board_offset)
-    if key == "q":
-        return ui, [Command("quit")]
-    return ui, []
-
-
 def _race_key(ui: UI, key: str, view: dict[str, Any]) -> tuple[UI, list[Command]]:
     legal = _legal(view)
     piles = _piles(view)
@@ -449,7 +194,7 @@ def _race_key(ui: UI, key: str, view: dict[str, Any]) -> tuple[UI, list[Command]
     if key == "escape":
         return clear, []
     if key in (":", "enter"):
-        return _open_text(ui, "move"), []
+        return open_text(ui, "move"), []
     if key == " ":
         if "redeal" in legal and not any(m in legal for m in ("draw", "deal")):
             left = redeals_left(view)
@@ -492,9 +237,9 @@ def _race_key(ui: UI, key: str, view: dict[str, Any]) -> tuple[UI, list[Command]
         pile = key
     if pile is None:
         if ui.pending is not None and key == "-":  # typing w-t3 after the w hotkey
-            return _open_text(ui, "move", f"{ui.pending}-"), []
+            return open_text(ui, "move", f"{ui.pending}-"), []
         if len(key) == 1 and key.isalpha():
-            return _open_text(ui, "move", key), []
+            return open_text(ui, "move", key), []
         return ui, []
     if ui.pending is None:
         note = "" if any(m.startswith(pile + "-") for m in legal) else f"no legal move from {pile}"

@@ -1,0 +1,151 @@
+"""The terminal client's interface state and the commands a key press asks
+for (pure: no terminal, no network), with the helpers every screen's keys share."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Final, NamedTuple
+
+from .state import RaceState, is_daily
+from .variants import Variant
+
+LOBBY_ITEMS: Final = (
+    ("1", "Quick race", "race whoever picks the same variant next"),
+    ("2", "Create a private room", "get a code to share with friends"),
+    ("3", "Join by code", "enter the code a friend gave you"),
+    ("4", "Variants and rules", "a paragraph on each game"),
+    ("5", "Today's challenge", "one deal a day, the same for everyone"),
+    ("6", "Boards", "today's results, ratings, daily wins"),
+    ("7", "Claim your name", "keep it yours: ranked dailies and ratings"),
+    ("8", "Play alone", "any variant, any deal number; undo and hints"),  # client/solo.py
+    ("w", "Watch a race", "a room's code: every player's counts, live"),  # client/spectate.py
+    ("g", "Race a ghost", "a finished race's code: race its recorded run"),
+    ("a", "Arenas", "timed events: a new race after each race"),  # client/arena.py
+    ("q", "Quit", ""),
+)
+BOARD_ITEMS: Final = (
+    ("1", "Today's daily board", "pick a variant"),
+    ("2", "Ratings", "races between claimed names"),
+    ("3", "Daily wins", "pick a variant"),
+)
+MAX_TEXT: Final = 32
+MAX_NAME: Final = 24
+
+
+class Command(NamedTuple):
+    """Something for the session to do: ``move``, ``quick``, ``create``, ``join``,
+    ``ready``, ``leave``, ``rematch``, ``resign``, ``quit``, ``claim`` (a name),
+    ``daily_info`` / ``daily`` (a variant), ``board`` (``kind``, the variant in
+    ``arg``, the offset in ``num``), ``unwatch`` (the board left the screen) or
+    ``share`` (copy the line in ``arg``)."""
+
+    name: str
+    arg: str = ""
+    num: int = 0
+    kind: str = ""
+
+
+class Context(NamedTuple):
+    """What a key may depend on beyond the UI state (from :func:`context_of`)."""
+
+    name: str = ""  # the player's name
+    claimed: bool = False  # ... and whether it is claimed
+    daily: bool = False  # the room (or its results) is a daily challenge
+    variant: str = ""  # the room's variant
+    share: str = ""  # the results' share line
+    board_total: int | None = None  # entries of the board on screen
+    variants: tuple[Variant, ...] = ()  # what the server offers (its welcome)
+
+
+def context_of(state: RaceState) -> Context:
+    room, results, board = state.room or {}, state.results or {}, state.board or {}
+    total = board.get("total")
+    variant = results.get("variant") or room.get("variant") or ""
+    share = results.get("share")
+    return Context(name=state.name, claimed=state.claimed, daily=is_daily(state),
+                   variant=variant if isinstance(variant, str) else "",
+                   share=share if isinstance(share, str) else "",
+                   board_total=total if isinstance(total, int) and not isinstance(total, bool) else None,
+                   variants=state.variants)
+
+
+@dataclass(frozen=True)
+class UI:
+    """The client's own interface state (menus, selection, input line)."""
+
+    menu: str = "main"  # lobby: main | pick | daily | boards | board
+    purpose: str = ""  # pick: quick | create | browse | daily | board-daily | board-wins
+    cursor: int = 0
+    variant: str = ""  # the variant picked for create, the daily or a board
+    board_kind: str = ""  # the board on screen: daily | rating | wins
+    board_offset: int = 0
+    pending: str | None = None  # the selected source pile
+    want_foundation: bool = False  # after ``f``: a digit names the foundation
+    text: str | None = None  # the input line, None when closed
+    text_purpose: str = ""  # move | code | players | name
+    help: bool = False
+    help_top: int = 0  # the help's first line on screen (client/help_screen.py scrolls it)
+    confirm: str = ""  # resign | quit: waiting for y
+    note: str = ""  # a local hint
+
+
+def settle(ui: UI, mode: str = "") -> UI:
+    """The UI state for a new screen (lobby -> room -> race -> results): no stale selection.
+
+    Back in the lobby, a board or daily screen asked for on the way out (``b``
+    after a daily's results) is kept.
+    """
+    keep = mode == "lobby" and ui.menu in ("board", "daily", "arenas")
+    return replace(ui, menu=ui.menu if keep else "main", cursor=0, pending=None, want_foundation=False,
+                   confirm="", note="", text=None, text_purpose="")
+
+
+# -- pile names and legal moves ---------------------------------------------------
+def open_text(ui: UI, purpose: str, text: str = "") -> UI:
+    return replace(ui, text=text, text_purpose=purpose, pending=None, want_foundation=False, note="")
+
+
+def text_key(ui: UI, key: str) -> tuple[UI, list[Command]]:
+    text = ui.text or ""
+    if key == "escape":
+        return replace(ui, text=None, text_purpose=""), []
+    if key == "backspace":
+        return replace(ui, text=text[:-1]), []
+    if key == "enter":
+        closed = replace(ui, text=None, text_purpose="")
+        value = text.strip()
+        if ui.text_purpose == "move":
+            return closed, [Command("move", value.lower())] if value else []
+        if ui.text_purpose == "code":
+            if not value:
+                return closed, []
+            return replace(closed, menu="main"), [Command("join", value.upper())]
+        if ui.text_purpose == "name":
+            if not value:
+                return closed, []
+            if len(value) > MAX_NAME:
+                return replace(ui, note=f"a name has 1 to {MAX_NAME} characters"), []
+            return replace(closed, note=""), [Command("claim", value)]
+        if ui.text_purpose == "players":
+            value = value or "2"
+            if not value.isdigit() or not 2 <= int(value) <= 8:
+                return replace(ui, text="", note="a room takes 2 to 8 players"), []
+            return replace(closed, menu="main", note=""), [Command("create", ui.variant, int(value))]
+        return closed, []
+    if len(key) == 1 and key.isprintable() and len(text) < MAX_TEXT:
+        return replace(ui, text=text + key), []
+    return ui, []
+
+
+def open_board(ui: UI, kind: str, variant: str = "", offset: int = 0) -> tuple[UI, list[Command]]:
+    opened = replace(ui, menu="board", board_kind=kind, variant=variant, board_offset=max(offset, 0),
+                     cursor=0, note="")
+    return opened, [Command("board", variant, max(offset, 0), kind)]
+
+
+def move_cursor(ui: UI, key: str, count: int) -> UI | None:
+    if key in ("up", "k"):
+        return replace(ui, cursor=(ui.cursor - 1) % count)
+    if key in ("down", "j", "tab"):
+        return replace(ui, cursor=(ui.cursor + 1) % count)
+    return None
