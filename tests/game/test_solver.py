@@ -369,3 +369,24 @@ def test_cli_solve_bad_input(argv: list[str], capsys: pytest.CaptureFixture[str]
     assert exc.value.code == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and err.startswith("patience-server: ")
+
+
+def test_the_replay_check_of_a_won_line_runs_no_dead_position_search() -> None:
+    """A winning line passes only alive positions, so its replay check asks the
+    dead-position rule nothing (a search would remember its verdict)."""
+    from server.game import dead
+    from server.game.engine import clear_caches, status_before_search
+
+    variant, deal, budget = QUICK_WINS[0]
+    clear_caches()
+    result = solve(variant, deal, budget)
+    assert result.result == WON
+    searched = []
+    state = new_game(variant, deal)
+    for text in result.moves:
+        state = play(state, text, "in_progress")
+        if status_before_search(state)[2]:
+            searched.append(state)
+    assert searched  # the line passes positions that a status would search
+    assert all(dead.known_verdict(s) is None for s in searched)
+    clear_caches()

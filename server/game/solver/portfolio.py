@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..engine import WON as ENGINE_WON
-from ..engine import new_game, play, status
+from ..engine import IN_PROGRESS, new_game, play, status
 from ..state import State
 from ..variants import RULES
 from .betsy import BetsyModel
@@ -93,9 +93,15 @@ def make_model(state: State, *, streamlined: bool = False, sound_extras: bool = 
 
 
 def replay(state: State, moves: list[str]) -> State:
-    """Play ``moves`` through the engine's checked path; the final state."""
+    """Play a winning line ``moves`` through the engine's checked path (every
+    move parsed and checked against the rules); the final state, which the
+    caller checks is won. The positions on the way are played as in progress
+    without asking the dead-position rule: a line that ends won passes only
+    alive positions (a dead one never takes another foundation card), so the
+    final check covers them, and a long search on one of them (tens of seconds
+    in some Corner Stones and Les Quatre Coins positions) buys nothing."""
     for m in moves:
-        state = play(state, m)
+        state = play(state, m, IN_PROGRESS)
     return state
 
 
