@@ -15,8 +15,8 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..engine import WON as ENGINE_WON
 from ..engine import IN_PROGRESS, new_game, play, status
+from ..engine import WON as ENGINE_WON
 from ..state import State
 from ..variants import RULES
 from .betsy import BetsyModel
