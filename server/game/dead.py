@@ -52,6 +52,7 @@ from collections.abc import Generator
 from time import perf_counter
 from typing import Final
 
+from .deadsearch import ClassSearch, class_exhaust
 from .moves import Move
 from .state import State
 from .variants import RULES, Rules
@@ -179,6 +180,10 @@ def exhaust(rules: Rules, state: State, wanted: frozenset[int], moves: list[Move
     position (with its class piles, short bytes) per position of the region."""
     movable = rules.spec.foundation_moves
     table = plain_classes() if movable else rules.card_classes(wanted)
+    shape = None if movable else rules.class_moves()
+    if shape is not None:  # the same search on class bytes alone (deadsearch.py)
+        search = ClassSearch(rules, shape, table, wanted, state.base)
+        return (yield from class_exhaust(search, state, slice_s, known_dead))
     marks = wanted_marks(wanted)
     kept, loose = rules.dead_places()
     places, fixed = kept + loose, len(kept)
