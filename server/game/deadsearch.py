@@ -62,6 +62,8 @@ class ClassSearch:
                     row[y] = 1
             fits[x] = bytes(row)
         self.fits = fits
+        # onto[x]: the classes class x may go on
+        self.onto: list[list[int]] = [[y for y in range(256) if row[y]] for row in fits]
         self.places = list(rules.tableau_range)
 
     def start(self, state: State) -> tuple[bytes, list[bytes]]:
@@ -79,41 +81,44 @@ class ClassSearch:
         tableau piles sorted. The list stops at the first successor with a
         wanted card on top (True is returned then)."""
         out: list[tuple[bytes, list[bytes]]] = []
-        shape, fits, wanted = self.shape, self.fits, self.wanted_class
-        n = len(piles)
+        shape, onto, wanted = self.shape, self.onto, self.wanted_class
+        refill = shape.refill
+        # the piles by their top's class; one empty pile stands for all (they are equal)
+        by_top: dict[int, list[int]] = {}
+        space = -1
+        for j, p in enumerate(piles):
+            if p:
+                by_top.setdefault(p[-1], []).append(j)
+            elif space < 0:
+                space = j
         # -1 stands for the waste, 0..n-1 for the tableau piles
-        for i in range(-1, n):
+        for i in range(-1, len(piles)):
             src = waste if i < 0 else piles[i]
             if not src or (i > 0 and src == piles[i - 1]):
                 continue  # empty, or the same pile as the last source: the same successors
-            row = fits[src[-1]]
             rest = src[:-1]
             card = src[-1:]
-            space = shape.space_from_waste if i < 0 else shape.space_from_tableau
-            prev: bytes | None = None
-            for j in range(n):
-                if j == i:
-                    continue
-                dst = piles[j]
-                if dst == prev:
-                    continue  # the same pile as the last target: the same successor
-                prev = dst
-                if dst:
-                    if row[dst[-1]] == 0:
-                        continue
-                elif not space:
-                    continue
+            targets: list[int] = []
+            for y in onto[src[-1]]:
+                prev: bytes | None = None
+                for j in by_top.get(y, ()):
+                    if j != i and piles[j] != prev:  # equal piles lie side by side: one will do
+                        targets.append(j)
+                        prev = piles[j]
+            if space >= 0 and (shape.space_from_waste if i < 0 else shape.space_from_tableau):
+                targets.append(space)
+            if targets and rest and wanted[rest[-1]] == 1:
+                return True, out  # the card under the one moved goes home next, wherever it goes
+            for j in targets:
                 new = piles.copy()
-                new[j] = dst + card
+                new[j] = piles[j] + card
                 if i < 0:
                     w = rest
                 else:
                     new[i] = rest
                     w = waste
-                if rest and wanted[rest[-1]] == 1:  # the card under the one moved
-                    return True, out
-                if w and self.refills(new, i, rest):
-                    w = _refill(new, w, i, shape.refill == "every")
+                if w and refill and self.refills(new, i, rest):
+                    w = _refill(new, w, i, refill == "every")
                     if _shows_wanted(new, w, wanted):
                         return True, out
                 new.sort()
