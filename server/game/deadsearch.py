@@ -193,7 +193,7 @@ def class_exhaust(search: ClassSearch, state: State, slice_s: float,
                 continue
             seen.add(k)
             pushed += 1
-            heapq.heappush(heap, (cover(w2, ps2, marks), pushed, w2, ps2))
+            heapq.heappush(heap, (cover(w2, ps2, marks), -pushed, w2, ps2))
         if perf_counter() - started >= slice_s:
             yield
             started = perf_counter()
