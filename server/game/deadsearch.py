@@ -52,18 +52,11 @@ class ClassSearch:
         for card in wanted:
             wanted_class[table[card]] = 1
         self.wanted_class = bytes(wanted_class)
-        # fits[x] is a 256-byte row: fits[x][y] == 1 when class x may go on class y
-        empty = bytes(256)
-        fits: list[bytes] = [empty] * 256
+        # onto[x]: the classes class x may go on (none for a class no card has)
+        onto: list[list[int]] = [[] for _ in range(256)]
         for x, cx in reps.items():
-            row = bytearray(256)
-            for y, cy in reps.items():
-                if rules.may_build_on(cx, cy, base):
-                    row[y] = 1
-            fits[x] = bytes(row)
-        self.fits = fits
-        # onto[x]: the classes class x may go on
-        self.onto: list[list[int]] = [[y for y in range(256) if row[y]] for row in fits]
+            onto[x] = [y for y, cy in reps.items() if rules.may_build_on(cx, cy, base)]
+        self.onto = onto
         self.places = list(rules.tableau_range)
 
     def start(self, state: State) -> tuple[bytes, list[bytes]]:
