@@ -43,6 +43,10 @@ card from outside the foundations onto one while the foundations hold at least a
 many cards as at the start: the count can then exceed the start's. Cards taken
 down and played back only restore it.
 
+Where a variant's play with the stock spent fits ``Rules.class_moves`` the same
+search runs on class bytes alone (:mod:`.deadsearch`): the same keys, the same
+verdicts, successors made without moves or states.
+
 It is a generator that yields whenever it has run for ``slice_s`` seconds, so a
 server can let other players' work run in between; it has no position cap, so
 "undecided" only ever means "not finished yet".
