@@ -17,7 +17,11 @@ from the key's own parts, without moves, states or translations per successor:
   top of a pile or of the waste; wanted cards have classes of their own, and the
   foundations stay as they are until the first foundation move, so a class is
   wanted for the whole search. Only the piles a move changed can show a new top,
-  so only they are looked at.
+  so only they are looked at;
+* four-seasons-1883 adds runs of two cards or more onto a tableau top, and its
+  obligation: a pile emptied while something can fill it for good must be filled
+  next, and no foundation move is open until it is (the key's last byte, as in
+  :func:`.dead.key_of`).
 
 Tests hold this to the engine: for random positions of every variant that uses
 it, the successor keys equal those of ``legal_moves`` + ``apply``, and "a
@@ -35,7 +39,11 @@ from .variants import Rules
 from .variants.base import ClassMoves
 
 SEP = b"\xff"
-END = b""  # the key's last part: no vacancy obligation (no variant here has one)
+END = b""  # the key's last part: no vacancy obligation
+VACANCY = b"\x01"  # or one (four-seasons-1883), as in dead.key_of
+# the waste, the tableau piles sorted (each as bytes of card classes), whether a
+# pile must be filled next (the 1883 rules)
+Position = tuple[bytes, list[bytes], bool]
 
 
 class ClassSearch:
@@ -57,23 +65,34 @@ class ClassSearch:
         for x, cx in reps.items():
             onto[x] = [y for y, cy in reps.items() if rules.may_build_on(cx, cy, base)]
         self.onto = onto
+        # fits[x][y] == 1 when class x may go on class y (for runs: one row per class cards have)
+        empty = bytes(256)
+        fits = [empty] * 256
+        for x, ys in enumerate(onto):
+            if ys:
+                fits[x] = bytes(1 if y in ys else 0 for y in range(256))
+        self.fits = fits
         self.places = list(rules.tableau_range)
 
-    def start(self, state: State) -> tuple[bytes, list[bytes]]:
+    def start(self, state: State) -> Position:
         table = self.table
         return (bytes(state.piles[WASTE]).translate(table),
-                sorted(bytes(state.piles[i]).translate(table) for i in self.places))
+                sorted(bytes(state.piles[i]).translate(table) for i in self.places),
+                state.vacancy >= 0)
 
-    def open_foundation_move(self, waste: bytes, piles: list[bytes]) -> bool:
-        wanted = self.wanted_class
-        return (bool(waste) and wanted[waste[-1]] == 1) or any(p and wanted[p[-1]] == 1 for p in piles)
+    def open_foundation_move(self, pos: Position) -> bool:
+        waste, piles, vacancy = pos
+        return not vacancy and _shows_wanted(piles, waste, self.wanted_class)
 
-    def successors(self, waste: bytes, piles: list[bytes]) -> tuple[bool, list[tuple[bytes, list[bytes]]]]:
+    def successors(self, pos: Position) -> tuple[bool, list[Position]]:
         """(a successor has a foundation move open, the successors): the
         positions one move away, foundation moves left out, each with its
         tableau piles sorted. The list stops at the first successor with a
         wanted card on top (True is returned then)."""
-        out: list[tuple[bytes, list[bytes]]] = []
+        waste, piles, vacancy = pos
+        if vacancy:
+            return self.fills(waste, piles)
+        out: list[Position] = []
         shape, onto, wanted = self.shape, self.onto, self.wanted_class
         refill = shape.refill
         # the piles by their top's class; one empty pile stands for all (they are equal)
@@ -115,7 +134,61 @@ class ClassSearch:
                     if _shows_wanted(new, w, wanted):
                         return True, out
                 new.sort()
-                out.append((w, new))
+                out.append((w, new, shape.must_fill and i >= 0 and not rest and _fill_source(new, w)))
+        if shape.runs and self.runs(waste, piles, by_top, out):
+            return True, out
+        return False, out
+
+    def runs(self, waste: bytes, piles: list[bytes], by_top: dict[int, list[int]],
+             out: list[Position]) -> bool:
+        """The 1883 rules' runs of two cards or more onto a tableau top, added to
+        ``out``; True when one leaves a wanted card on top (``out`` is then cut short)."""
+        fits, onto, wanted = self.fits, self.onto, self.wanted_class
+        for i, src in enumerate(piles):
+            if not src or (i > 0 and src == piles[i - 1]):
+                continue
+            n = 2
+            while n <= len(src) and fits[src[-n + 1]][src[-n]] == 1:
+                bottom, rest, run = src[-n], src[:-n], src[-n:]
+                n += 1
+                targets: list[int] = []
+                for y in onto[bottom]:
+                    prev: bytes | None = None
+                    for j in by_top.get(y, ()):
+                        if j != i and piles[j] != prev:
+                            targets.append(j)
+                            prev = piles[j]
+                if targets and rest and wanted[rest[-1]] == 1:
+                    return True
+                for j in targets:
+                    new = piles.copy()
+                    new[j] = piles[j] + run
+                    new[i] = rest
+                    new.sort()
+                    out.append((waste, new, self.shape.must_fill and not rest and _fill_source(new, waste)))
+        return False
+
+    def fills(self, waste: bytes, piles: list[bytes]) -> tuple[bool, list[Position]]:
+        """The 1883 obligation: the only moves put a tableau top or the waste top
+        into the empty pile."""
+        out: list[Position] = []
+        hole = piles.index(b"")
+        for i in range(-1, len(piles)):
+            src = waste if i < 0 else piles[i]
+            if not src or i == hole or (i > 0 and src == piles[i - 1]):
+                continue
+            new = piles.copy()
+            new[hole] = src[-1:]
+            w = waste
+            if i < 0:
+                w = waste[:-1]
+            else:
+                new[i] = src[:-1]
+            vacancy = i >= 0 and len(src) == 1 and _fill_source(new, w)
+            if not vacancy and _shows_wanted(new, w, self.wanted_class):
+                return True, out
+            new.sort()
+            out.append((w, new, vacancy))
         return False, out
 
     def refills(self, new: list[bytes], i: int, rest: bytes) -> bool:
@@ -142,16 +215,24 @@ def _refill(piles: list[bytes], waste: bytes, src: int, every: bool) -> bytes:
     return waste
 
 
+def _fill_source(piles: list[bytes], waste: bytes) -> bool:
+    """The 1883 obligation holds while something can fill the hole for good: the
+    waste, or a pile of two cards or more (the stock is spent here)."""
+    return bool(waste) or any(len(p) > 1 for p in piles)
+
+
 def _shows_wanted(piles: list[bytes], waste: bytes, wanted: bytes) -> bool:
     return (bool(waste) and wanted[waste[-1]] == 1) or any(p and wanted[p[-1]] == 1 for p in piles)
 
 
-def key(waste: bytes, piles: list[bytes]) -> bytes:
-    return SEP.join([waste, *piles, END])
+def key(pos: Position) -> bytes:
+    waste, piles, vacancy = pos
+    return SEP.join([waste, *piles, VACANCY if vacancy else END])
 
 
-def cover(waste: bytes, piles: list[bytes], marks: bytes) -> int:
+def cover(pos: Position, marks: bytes) -> int:
     """How many cards lie on the shallowest wanted card (1,000: none)."""
+    waste, piles, _ = pos
     best = 1_000
     at = waste.translate(marks).rfind(1)
     if at >= 0:
@@ -167,26 +248,26 @@ def class_exhaust(search: ClassSearch, state: State, slice_s: float,
                   known_dead: set[bytes]) -> Generator[None, None, tuple[bool, set[bytes]]]:
     """:func:`.dead.exhaust` on class-level positions: (dead, keys seen), the
     same keys and verdict, best-first on the same measure."""
-    waste, piles = search.start(state)
-    seen: set[bytes] = {key(waste, piles)}
-    if search.open_foundation_move(waste, piles):
+    first = search.start(state)
+    seen: set[bytes] = {key(first)}
+    if search.open_foundation_move(first):
         return False, seen
     marks = search.wanted_class
-    heap: list[tuple[int, int, bytes, list[bytes]]] = [(0, 0, waste, piles)]
+    heap: list[tuple[int, int, Position]] = [(0, 0, first)]
     pushed = 0
     started = perf_counter()
     while heap:
-        _, _, w, ps = heapq.heappop(heap)
-        found, nexts = search.successors(w, ps)
+        _, _, pos = heapq.heappop(heap)
+        found, nexts = search.successors(pos)
         if found:
             return False, seen
-        for w2, ps2 in nexts:
-            k = key(w2, ps2)
+        for nxt in nexts:
+            k = key(nxt)
             if k in seen or k in known_dead:
                 continue
             seen.add(k)
             pushed += 1
-            heapq.heappush(heap, (cover(w2, ps2, marks), -pushed, w2, ps2))
+            heapq.heappush(heap, (cover(nxt, marks), -pushed, nxt))
         if perf_counter() - started >= slice_s:
             yield
             started = perf_counter()

@@ -20,7 +20,8 @@ CLASS_VARIANTS = [v for v, r in RULES.items() if r.class_moves() is not None]
 def test_the_class_search_covers_the_large_regions_and_leaves_out_what_it_cannot_express() -> None:
     assert {"simplicity", "corner-stones", "four-seasons", "vanishing-cross", "czarina",
             "corners-pysol", "czarina-pysol"} <= set(CLASS_VARIANTS)
-    for variant in ("four-seasons-1883", "florentine", "simplicity-pysol", "les-quatre-coins-pysol",
+    assert "four-seasons-1883" in CLASS_VARIANTS  # its runs and vacancy obligation too
+    for variant in ("florentine", "simplicity-pysol", "les-quatre-coins-pysol",
                     "fortunes-favor", "calculation", "betsy-ross"):
         assert RULES[variant].class_moves() is None
 
@@ -66,29 +67,43 @@ def opens_foundation(moves: list[Move]) -> bool:
 
 @pytest.mark.parametrize("variant", CLASS_VARIANTS)
 def test_class_successors_are_the_engines(variant: str) -> None:
-    rules = RULES[variant]
-    shape = rules.class_moves()
-    assert shape is not None
-    checked = expanded = 0
-    for s in endgame_positions(variant, 16, 400):
-        wanted = rules.foundation_wants(s)
-        table = rules.card_classes(wanted)
-        search = deadsearch.ClassSearch(rules, shape, table, wanted, s.base)
-        waste, piles = search.start(s)
-        kept, loose = rules.dead_places()
-        assert deadsearch.key(waste, piles) == dead.position_key(s, kept + loose, table, len(kept))
-        assert search.open_foundation_move(waste, piles) == opens_foundation(rules.legal_moves(s))
-        checked += 1
-        if search.open_foundation_move(waste, piles):
-            continue  # the search never expands such a position
-        found, nexts = search.successors(waste, piles)
-        engine_found, engine_keys = engine_successors(rules, s, table)
-        assert found == engine_found
-        if not found:
-            assert {deadsearch.key(w, p) for w, p in nexts} == engine_keys
-            assert all(p == sorted(p) for _, p in nexts)
-            expanded += 1
+    checked, expanded = check_against_engine(variant, endgame_positions(variant, 16, 400))
     assert checked == 400
     # in Corners a spent stock leaves little but foundation moves: without one the game is
     # over, or (PySolFC's) a card may only shuffle between empty cells
     assert expanded > 20 or variant.startswith("corners")
+
+
+def test_the_1883_vacancy_obligation_is_the_engines() -> None:
+    """Positions where an emptied pile must be filled next are rare in random play:
+    look at those of many more positions."""
+    positions = [s for s in endgame_positions("four-seasons-1883", 17, 6000) if s.vacancy >= 0]
+    checked, expanded = check_against_engine("four-seasons-1883", positions)
+    assert checked == len(positions) > 30 and expanded > 30
+
+
+def check_against_engine(variant: str, positions: list[State]) -> tuple[int, int]:
+    """(positions checked, positions whose successors were compared)."""
+    rules = RULES[variant]
+    shape = rules.class_moves()
+    assert shape is not None
+    checked = expanded = 0
+    for s in positions:
+        wanted = rules.foundation_wants(s)
+        table = rules.card_classes(wanted)
+        search = deadsearch.ClassSearch(rules, shape, table, wanted, s.base)
+        pos = search.start(s)
+        kept, loose = rules.dead_places()
+        assert deadsearch.key(pos) == dead.position_key(s, kept + loose, table, len(kept))
+        assert search.open_foundation_move(pos) == opens_foundation(rules.legal_moves(s))
+        checked += 1
+        if search.open_foundation_move(pos):
+            continue  # the search never expands such a position
+        found, nexts = search.successors(pos)
+        engine_found, engine_keys = engine_successors(rules, s, table)
+        assert found == engine_found
+        if not found:
+            assert {deadsearch.key(n) for n in nexts} == engine_keys
+            assert all(p == sorted(p) for _, p, _ in nexts)
+            expanded += 1
+    return checked, expanded

@@ -75,11 +75,14 @@ class ClassMoves(NamedTuple):
     ``Rules.may_build_on`` allows, or into an empty tableau pile from a tableau
     pile (``space_from_tableau``) or the waste (``space_from_waste``); and after
     a move an emptied tableau pile takes the waste top (``refill``: "" never,
-    "source" only the pile the move emptied, "every" every empty pile)."""
+    "source" only the pile the move emptied, "every" every empty pile); and the
+    1883 rules' runs and vacancy obligation."""
 
     space_from_tableau: bool
     space_from_waste: bool
     refill: str
+    runs: bool = False  # descending runs of two or more move onto a tableau top (1883)
+    must_fill: bool = False  # an emptied pile must be filled next while a source lasts (1883)
 
 
 class Rules:

@@ -229,11 +229,12 @@ class CrossRules(Rules):
 
     def class_moves(self) -> ClassMoves | None:
         spec = self.spec
-        if spec.centre_cell or spec.runs or spec.foundation_moves or spec.space_fill == "must-fill":
-            return None  # Florentine's centre, 1883's runs and vacancy, cards back off a foundation
+        if spec.centre_cell or spec.foundation_moves:
+            return None  # Florentine's centre, cards back off a foundation
         if spec.build == "cells":  # nothing builds on a cell; PySolFC's empty cells take any card
             return ClassMoves(spec.cell_fill, spec.cell_fill, self._refill_kind())
-        return ClassMoves(spec.space_fill != "waste", True, self._refill_kind())
+        return ClassMoves(spec.space_fill != "waste", True, self._refill_kind(), spec.runs,
+                          spec.space_fill == "must-fill")
 
     def _refill_kind(self) -> str:
         return {"auto": "every", "waste-auto": "source"}.get(self.spec.space_fill, "")
