@@ -52,6 +52,11 @@ class ClassSearch:
     def __init__(self, rules: Rules, shape: ClassMoves, table: bytes, wanted: frozenset[int],
                  base: int) -> None:
         self.shape = shape
+        # the shape's fields as plain attributes: read once per successor
+        self.space_from_tableau = shape.space_from_tableau
+        self.space_from_waste = shape.space_from_waste
+        self.refill = shape.refill
+        self.must_fill = shape.must_fill
         self.table = table
         reps: dict[int, int] = {}
         for card in range(52):
@@ -93,8 +98,9 @@ class ClassSearch:
         if vacancy:
             return self.fills(waste, piles)
         out: list[Position] = []
-        shape, onto, wanted = self.shape, self.onto, self.wanted_class
-        refill = shape.refill
+        onto, wanted = self.onto, self.wanted_class
+        refill, must_fill = self.refill, self.must_fill
+        space_waste, space_tableau = self.space_from_waste, self.space_from_tableau
         # the piles by their top's class; one empty pile stands for all (they are equal)
         by_top: dict[int, list[int]] = {}
         space = -1
@@ -117,7 +123,7 @@ class ClassSearch:
                     if j != i and piles[j] != prev:  # equal piles lie side by side: one will do
                         targets.append(j)
                         prev = piles[j]
-            if space >= 0 and (shape.space_from_waste if i < 0 else shape.space_from_tableau):
+            if space >= 0 and (space_waste if i < 0 else space_tableau):
                 targets.append(space)
             if targets and rest and wanted[rest[-1]] == 1:
                 return True, out  # the card under the one moved goes home next, wherever it goes
@@ -134,8 +140,8 @@ class ClassSearch:
                     if _shows_wanted(new, w, wanted):
                         return True, out
                 new.sort()
-                out.append((w, new, shape.must_fill and i >= 0 and not rest and _fill_source(new, w)))
-        if shape.runs and self.runs(waste, piles, by_top, out):
+                out.append((w, new, must_fill and i >= 0 and not rest and _fill_source(new, w)))
+        if self.shape.runs and self.runs(waste, piles, by_top, out):
             return True, out
         return False, out
 
@@ -165,7 +171,7 @@ class ClassSearch:
                     new[j] = piles[j] + run
                     new[i] = rest
                     new.sort()
-                    out.append((waste, new, self.shape.must_fill and not rest and _fill_source(new, waste)))
+                    out.append((waste, new, self.must_fill and not rest and _fill_source(new, waste)))
         return False
 
     def fills(self, waste: bytes, piles: list[bytes]) -> tuple[bool, list[Position]]:
@@ -193,7 +199,7 @@ class ClassSearch:
 
     def refills(self, new: list[bytes], i: int, rest: bytes) -> bool:
         """Whether the waste refills a pile after a move from ``i`` (-1: the waste)."""
-        refill = self.shape.refill
+        refill = self.refill
         if refill == "every":
             return any(not p for p in new)
         return refill == "source" and i >= 0 and not rest
