@@ -13,12 +13,13 @@ before the first foundation move: which tableau pile is which (they are sorted),
 and which card is which beyond its class (``Rules.card_classes``: rank, colour
 where building needs it, wanted or not), so the four cards of a rank that no
 foundation wants are interchangeable. It is best-first: positions whose shallowest
-wanted card lies under the fewest cards are expanded first, the newest first
-among equals, so the search follows one line down a plateau of equal positions
-instead of sweeping the whole plateau breadth-first (on a Corner Stones line that
-took alive answers from ~20,000 positions to ~60). An alive position usually
-finds its foundation move in a few dozen positions; a dead one costs the size of
-its region whatever the order.
+wanted card lies under the fewest cards are expanded first. Among equals the class
+search (:mod:`.deadsearch`) takes the newest first, so it follows one line down a
+plateau of equal positions instead of sweeping it breadth-first (on a Corner Stones
+line that took alive answers from ~20,000 positions to ~60); the search on the
+engine's moves below keeps the oldest first (where foundation cards move, newest
+first is untried). An alive position usually finds its foundation move in a few
+dozen positions; a dead one costs the size of its region whatever the order.
 
 Moves that take a card back off a foundation (Fortune's Favor keeps PySolFC's
 movable foundation cards) are left out of the search, and the foundations
@@ -217,7 +218,7 @@ def exhaust(rules: Rules, state: State, wanted: frozenset[int], moves: list[Move
                 continue  # already queued, or nothing can be found from there
             seen.add(key)
             pushed += 1
-            heapq.heappush(heap, (cover(nxt, places, marks), -pushed, nxt, nxt_classes))
+            heapq.heappush(heap, (cover(nxt, places, marks), pushed, nxt, nxt_classes))
         if perf_counter() - started >= slice_s:  # ~0.1 µs against ~30 µs a position
             yield
             started = perf_counter()
