@@ -9,9 +9,12 @@ and meanwhile plays each game of the dead-region corpus
 through the protocol: every move but the last as fast as answers come, then
 the move that makes the game dead, timed from its send to the view that says
 ``dead`` (the move's answer, or the view pushed when the verdict lands after
-the answer: server/verdicts.py). The same positions are also decided in this process by the engine
-alone (no server, no load), so the two times can be read side by side; run it
-with ``PATIENCE_PURE=1`` for the pure core.
+the answer: server/verdicts.py). Each of the ``--repeat`` rounds plays every
+game on a server process of its own, started for that round: a server
+remembers the verdicts it reached, so a second play on the same server would
+time a look-up, not a search. The same positions are also decided in this
+process by the engine alone (no server, no load), so the two times can be
+read side by side; run it with ``PATIENCE_PURE=1`` for the pure core.
 
     python -m bench.dead_load [--rate 2000] [--players 1000] [--repeat 3]
                               [--phase-seconds 5] [--only V,..] [--json]
@@ -105,9 +108,33 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     if not games:
         raise SystemExit(f"no corpus game of {args.only}")
     alone = {i: [engine_time(g) for _ in range(args.repeat)] for i, g in enumerate(games)}
+    rows = [{"variant": g["variant"], "deal": g["deal"], "region": g["region"], "served_s": [],
+             "engine_s": alone[i]} for i, g in enumerate(games)]
     gens = Generators(args.generators)
     await gens.start()
-    rows: list[dict[str, Any]] = []
+    phases: list[Phase] = []
+    servers: list[int] = []
+    try:
+        # a server remembers the verdicts it reached: each repeat plays every game
+        # on a server process of its own, which has never seen these positions
+        for _ in range(args.repeat):
+            servers.append(await _one_round(args, gens, games, rows, phases))
+    finally:
+        await gens.stop()
+    rtts = sorted(x for ph in phases for x in ph.stats.rtts)
+    busy = statistics.mean(ph.machine_busy for ph in phases)
+    worst = max(max(r["served_s"]) for r in rows)
+    return {"core": rules_core(), "rate": args.rate, "players": args.players,
+            "load_moves": sum(ph.stats.accepted for ph in phases),
+            "load_p50_ms": round(1000 * statistics.median(rtts), 2) if rtts else None,
+            "load_p99_ms": round(1000 * rtts[int(0.99 * (len(rtts) - 1))], 2) if rtts else None,
+            "machine_busy": round(busy, 2), "games": rows, "server_pids": servers,
+            "worst_served_s": worst, "within_limit": worst <= LIMIT_S}
+
+
+async def _one_round(args: argparse.Namespace, gens: Generators, games: list[dict[str, Any]],
+                     rows: list[dict[str, Any]], phases: list[Phase]) -> int:
+    """Start a fresh server, load it, play every game once on it, stop it; its pid."""
     with tempfile.TemporaryDirectory(prefix="patience-deadbench-") as data:
         server = start_server(data)
         try:
@@ -115,7 +142,6 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                            variant=args.variant, seed=16)
             # the load runs in short phases for as long as the corpus takes
             done = asyncio.Event()
-            phases: list[Phase] = []
 
             async def load() -> None:
                 while not done.is_set():
@@ -124,26 +150,14 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
 
             loading = asyncio.create_task(load())
             await asyncio.sleep(1.0)  # let the load settle first
-            for i, game in enumerate(games):
-                times = [await played_time(server.url, game) for _ in range(args.repeat)]
-                rows.append({"variant": game["variant"], "deal": game["deal"],
-                             "region": game["region"], "served_s": times,
-                             "engine_s": alone[i]})
+            for row, game in zip(rows, games, strict=True):
+                row["served_s"].append(await played_time(server.url, game))
             done.set()
             await loading
             await gens.run("close")
         finally:
             server.stop()
-            await gens.stop()
-    rtts = sorted(x for ph in phases for x in ph.stats.rtts)
-    busy = statistics.mean(ph.machine_busy for ph in phases)
-    worst = max(max(r["served_s"]) for r in rows)
-    return {"core": rules_core(), "rate": args.rate, "players": args.players,
-            "load_moves": sum(ph.stats.accepted for ph in phases),
-            "load_p50_ms": round(1000 * statistics.median(rtts), 2) if rtts else None,
-            "load_p99_ms": round(1000 * rtts[int(0.99 * (len(rtts) - 1))], 2) if rtts else None,
-            "machine_busy": round(busy, 2), "games": rows,
-            "worst_served_s": worst, "within_limit": worst <= LIMIT_S}
+        return server.popen.pid
 
 
 def print_report(r: dict[str, Any]) -> None:
@@ -166,7 +180,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--players", type=int, default=1000, help="players making the load")
     p.add_argument("--variant", default="simplicity", help="the load's variant")
     p.add_argument("--generators", type=int, default=2)
-    p.add_argument("--repeat", type=int, default=3, help="times each corpus game is played")
+    p.add_argument("--repeat", type=int, default=3,
+                   help="times each corpus game is played, each time on a fresh server")
     p.add_argument("--phase-seconds", type=float, default=5.0,
                    help="the load runs in phases this long until the corpus is played")
     p.add_argument("--only", default="", help="comma-separated variants of the corpus to play")

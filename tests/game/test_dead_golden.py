@@ -18,6 +18,8 @@ from tests.game.helpers import fresh_engine_caches, plain_dead
 
 CORPUS = Path(__file__).resolve().parents[2] / "seeds" / "deals" / "dead_regions_v1.json"
 ENTRIES: list[dict[str, Any]] = json.loads(CORPUS.read_text())["regions"]
+# alive positions whose foundation move a best-first search once reached only late
+ALIVE: list[dict[str, Any]] = json.loads(CORPUS.read_text())["alive"]
 # the plain search runs where it is affordable in a test (it counts every card
 # by itself: regions grow by up to three orders of magnitude)
 PLAIN_LIMIT = 5_000
@@ -51,3 +53,16 @@ def test_golden_dead_region(entry: dict[str, Any]) -> None:
     plain = entry.get("plain_region")
     if plain is not None and plain <= PLAIN_LIMIT:
         assert plain_dead(final) is True
+
+
+@pytest.mark.parametrize("entry", ALIVE, ids=lambda e: f"{e['variant']}-{e['deal']}")
+def test_alive_positions_find_their_foundation_move_in_few_positions(entry: dict[str, Any]) -> None:
+    """Taking equal positions newest first follows one line down a plateau: these
+    positions once cost ~20,000 positions each (oldest first), now a few dozen."""
+    states = replay(entry)
+    rules = engine.rules_of(states[0])
+    for n in entry["alive_after"]:
+        s = states[n]
+        assert not rules.can_draw_or_redeal(s) and not any(dead.raises_count(m) for m in rules.legal_moves(s))
+        is_dead, size = dead.region(rules, s)
+        assert not is_dead and size < 1_000

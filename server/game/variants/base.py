@@ -8,7 +8,7 @@ methods of the family module, never in a copy of another variant.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any, ClassVar, NamedTuple
 
 from ..cards import CARD_TEXT, Card
 from ..moves import DRAW, REDEAL, Move
@@ -66,6 +66,23 @@ class VariantSpec:
             + tuple(f"t{k}" for k in range(1, self.tableau + 1))
             + tuple(f"i{k}" for k in range(1, self.indicators + 1))
         )
+
+
+class ClassMoves(NamedTuple):
+    """How a variant plays once its stock is spent and before the next
+    foundation move, in the terms of the class-level dead search
+    (:mod:`..deadsearch`): a top card goes onto a tableau top where
+    ``Rules.may_build_on`` allows, or into an empty tableau pile from a tableau
+    pile (``space_from_tableau``) or the waste (``space_from_waste``); and after
+    a move an emptied tableau pile takes the waste top (``refill``: "" never,
+    "source" only the pile the move emptied, "every" every empty pile); and the
+    1883 rules' runs and vacancy obligation."""
+
+    space_from_tableau: bool
+    space_from_waste: bool
+    refill: str
+    runs: bool = False  # descending runs of two or more move onto a tableau top (1883)
+    must_fill: bool = False  # an emptied pile must be filled next while a source lasts (1883)
 
 
 class Rules:
@@ -196,6 +213,12 @@ class Rules:
 
     def builds_by_colour(self) -> bool:
         return False
+
+    def class_moves(self) -> ClassMoves | None:
+        """The variant's play with the stock spent, for the class-level dead
+        search; None where its rules say more than :class:`ClassMoves` can (the
+        search then plays the engine's own moves)."""
+        return None
 
     def dead_places(self) -> tuple[list[int], list[int]]:
         """The piles a dead-position search keys: those kept in place (the waste,

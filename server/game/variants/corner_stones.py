@@ -17,7 +17,7 @@ from ..deals import deal_order
 from ..moves import DEAL_ALL, DEAL_ONE, DEAL_ROUND, Move
 from ..state import STOCK, Pile, State
 from . import layouts
-from .base import Rules, VariantSpec
+from .base import ClassMoves, Rules, VariantSpec
 
 ROUND = 12
 # Clockwise from the top-left corner stone: L0, R0..R5, L5..L1 (pile offsets).
@@ -207,6 +207,10 @@ class CornerStonesRules(Rules):
 
     def can_draw_or_redeal(self, state: State) -> bool:
         return bool(state.piles[STOCK])
+
+    def class_moves(self) -> ClassMoves | None:
+        # after the deal: a top card onto a neighbouring top; spaces stay empty; no waste
+        return ClassMoves(False, False, "")
 
     def extra_view(self, state: State) -> dict[str, Any]:
         dealt = 2 * 52 - len(state.piles[STOCK])

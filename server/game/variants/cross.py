@@ -19,7 +19,7 @@ from ..deals import deal_order, shuffled_array
 from ..moves import DRAW, Move
 from ..state import STOCK, WASTE, Pile, State
 from . import layouts
-from .base import Rules
+from .base import ClassMoves, Rules
 
 
 class CrossRules(Rules):
@@ -226,6 +226,18 @@ class CrossRules(Rules):
             elif piles[WASTE]:
                 piles[centre] = piles[WASTE][-1:]
                 piles[WASTE] = piles[WASTE][:-1]
+
+    def class_moves(self) -> ClassMoves | None:
+        spec = self.spec
+        if spec.centre_cell or spec.foundation_moves:
+            return None  # Florentine's centre, cards back off a foundation
+        if spec.build == "cells":  # nothing builds on a cell; PySolFC's empty cells take any card
+            return ClassMoves(spec.cell_fill, spec.cell_fill, self._refill_kind())
+        return ClassMoves(spec.space_fill != "waste", True, self._refill_kind(), spec.runs,
+                          spec.space_fill == "must-fill")
+
+    def _refill_kind(self) -> str:
+        return {"auto": "every", "waste-auto": "source"}.get(self.spec.space_fill, "")
 
     def dead_places(self) -> tuple[list[int], list[int]]:
         if self.spec.centre_cell:  # the centre is no ordinary pile: keep it apart

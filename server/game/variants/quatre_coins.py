@@ -26,7 +26,7 @@ from ..cards import card_text
 from ..deals import deal_order
 from ..moves import DEAL_ONE, REDEAL, Move
 from ..state import STOCK, Pile, State
-from .base import VariantSpec
+from .base import ClassMoves, VariantSpec
 from .corner_stones import CornerStonesRules
 
 ROUND = 12
@@ -70,6 +70,9 @@ class QuatreCoinsRules(CornerStonesRules):
 
     def can_draw_or_redeal(self, state: State) -> bool:
         return bool(state.piles[STOCK]) or self.redeal_allowed(state)
+
+    def class_moves(self) -> ClassMoves | None:
+        return None  # foundation cards move: the search keys whole cards and heights (dead.py)
 
     # -- foundations -----------------------------------------------------------
     def _fits(self, f: Pile, b: int, c: int) -> bool:
