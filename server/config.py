@@ -84,6 +84,8 @@ class Settings:
     # how long a move's answer waits for a dead-position verdict in all; past it the
     # move is answered "in progress" and the verdict is pushed when it lands
     dead_answer_ms: int = 250
+    # the dead-search worker's memory above its size at start (a larger search ends without a verdict)
+    dead_worker_mb: int = 2048
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
@@ -121,6 +123,7 @@ class Settings:
             arena_max_players=_int(e, "PATIENCE_ARENA_MAX_PLAYERS", 500, 2, 10_000),
             dead_offload_ms=_int(e, "PATIENCE_DEAD_OFFLOAD_MS", 50, 0, 60_000),
             dead_answer_ms=_int(e, "PATIENCE_DEAD_ANSWER_MS", 250, 0, 60_000),
+            dead_worker_mb=_int(e, "PATIENCE_DEAD_WORKER_MB", 2048, 1, 1_000_000),
         )
 
 

@@ -11,16 +11,27 @@ the same exhaustive search of the same core, so its verdict is as exact; the
 loop's process then remembers it like one of its own.
 
 One worker for the whole process: such searches are rare, and a second would
-only compete with the first for the machine's cores. Should the worker fail
-(it died, or it does not know the variant: one registered after it started),
-the caller finishes the search on the loop as before.
+only compete with the first for the machine's cores. Should the worker not
+start at all (no processes on this platform), the caller finishes the search
+on the loop as before (:class:`WorkerUnavailable`).
+
+Memory is bounded here. A search keeps one key per position of its region, and
+in the games whose foundation cards move (whole-card keys) a region may be far
+larger than any measured: the worker's address space is capped at
+``memory_mb`` above what it had at its start (``PATIENCE_DEAD_WORKER_MB``). A
+search that outgrows it ends in the worker with no verdict (None): the
+position stays "in progress", and the server process, which never runs such a
+search itself, is unharmed. The same holds when the worker dies mid-search.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import multiprocessing
+import resource
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 
 from .game import engine
 from .game.state import State
@@ -32,30 +43,69 @@ log = logging.getLogger("patience.deadwork")
 # searches never pay for the hop, long ones stop sharing the loop's core.
 
 
-def decide(state: State) -> bool:
-    """In the worker: whether ``state`` is dead, by the engine's own search."""
-    return engine.status(state) == engine.DEAD
+class WorkerUnavailable(Exception):
+    """The worker process could not be started."""
+
+
+def limit_memory(memory_mb: int) -> None:
+    """In the worker, at its start: cap its address space ``memory_mb`` above
+    its present size (Linux's /proc; elsewhere no cap)."""
+    try:
+        with open("/proc/self/statm") as f:
+            pages = int(f.read().split()[0])
+        now = pages * resource.getpagesize()
+        hard = resource.getrlimit(resource.RLIMIT_AS)[1]
+        soft = now + memory_mb * 2**20
+        resource.setrlimit(resource.RLIMIT_AS, (soft if hard < 0 else min(soft, hard), hard))
+    except (OSError, ValueError):
+        log.warning("the dead-search worker runs without a memory cap")
+
+
+def decide(state: State) -> bool | None:
+    """In the worker: whether ``state`` is dead, by the engine's own search;
+    None when the search outgrew the worker's memory."""
+    try:
+        return engine.status(state) == engine.DEAD
+    except MemoryError:
+        engine.clear_caches()
+        return None
 
 
 class DeadSearchWorker:
     """A lazily started one-process pool for large dead-position searches."""
 
-    def __init__(self) -> None:
+    def __init__(self, memory_mb: int = 2048) -> None:
         self._pool: ProcessPoolExecutor | None = None
+        self.memory_mb = memory_mb
         self.searches = 0  # searches handed to the worker (for tests and metrics)
 
     async def decide(self, state: State) -> bool | None:
-        """The verdict on ``state`` from the worker, or None if the worker failed."""
+        """The verdict on ``state`` from the worker; None when the search
+        outgrew the worker's memory or the worker died meanwhile (the next
+        search starts a new one). :class:`WorkerUnavailable` when it cannot start."""
         loop = asyncio.get_running_loop()
+        if self._pool is None:
+            try:
+                # forked from a small clean process, not from this one (its
+                # sockets, its loop, its heap: the cap counts from a clean start)
+                self._pool = ProcessPoolExecutor(
+                    max_workers=1, mp_context=multiprocessing.get_context("forkserver"),
+                    initializer=limit_memory, initargs=(self.memory_mb,))
+            except Exception as exc:
+                raise WorkerUnavailable(str(exc)) from exc
+        self.searches += 1
         try:
-            if self._pool is None:
-                self._pool = ProcessPoolExecutor(max_workers=1)
-            self.searches += 1
-            return await loop.run_in_executor(self._pool, decide, state)
-        except Exception:
-            log.exception("the dead-search worker failed: searching on the loop")
+            is_dead: bool | None = await loop.run_in_executor(self._pool, decide, state)
+        except BrokenProcessPool:
+            log.error("the dead-search worker died during a search: no verdict")
             self.close()
             return None
+        except (OSError, RuntimeError) as exc:
+            self.close()
+            raise WorkerUnavailable(str(exc)) from exc
+        if is_dead is None:
+            log.warning("a dead-position search outgrew the worker's memory: no verdict")
+        return is_dead
 
     def close(self) -> None:
         if self._pool is not None:

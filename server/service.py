@@ -22,7 +22,7 @@ from redis.asyncio import Redis
 
 from .competition import Competition
 from .config import Settings
-from .deadwork import DeadSearchWorker
+from .deadwork import DeadSearchWorker, WorkerUnavailable
 from .game import dead, engine
 from .hub import BOARDS_CHANNEL, Hub
 from .net.outbox import Outbox
@@ -74,7 +74,7 @@ class RoomService:
         # in-loop search time before a search goes to the worker process (None: never)
         self.search_offload_s: float | None = (settings.dead_offload_ms / 1000
                                                if settings.dead_offload_ms else None)
-        self.dead_worker = DeadSearchWorker()
+        self.dead_worker = DeadSearchWorker(settings.dead_worker_mb)
         # the longest a move's answer waits for a search's verdict (then it is pushed)
         self.answer_wait_s: float = settings.dead_answer_ms / 1000
         # work of upper layers that ends with the service (the bots' seats)
@@ -105,7 +105,7 @@ class RoomService:
         return (engine.DEAD, []) if await verdict else (status, moves)
 
     async def check(self, state: engine.State, slice_s: float | None = None
-                    ) -> tuple[str, list[engine.Move], asyncio.Future[bool] | None]:
+                    ) -> tuple[str, list[engine.Move], asyncio.Future[bool | None] | None]:
         """(status, legal moves, verdict still to come) of ``state``.
 
         A dead-position search runs in slices with the other players' work in
@@ -139,11 +139,15 @@ class RoomService:
                 return (engine.DEAD, [], None) if verdict.result() else (status, moves, None)
             await asyncio.sleep(0)
 
-    async def _worker_verdict(self, state: engine.State) -> bool:
-        """The worker's verdict on ``state``, remembered here; should the worker
-        fail, the search finishes on the loop in slices."""
-        is_dead = await self.dead_worker.decide(state)
-        if is_dead is None:
+    async def _worker_verdict(self, state: engine.State) -> bool | None:
+        """The worker's verdict on ``state``, remembered here; None when the
+        search outgrew the worker (the position stays in progress: such a search
+        never runs in this process). Should no worker start at all, the search
+        finishes on the loop in slices."""
+        try:
+            is_dead = await self.dead_worker.decide(state)
+        except WorkerUnavailable:
+            log.exception("no dead-search worker: searching on the loop")
             steps = engine.dead_search_steps(state, engine.status_before_search(state)[1],
                                              self.search_slice_s)
             while True:
@@ -152,7 +156,8 @@ class RoomService:
                 except StopIteration as done:
                     return bool(done.value)
                 await asyncio.sleep(0)
-        engine.record_verdict(state, is_dead)
+        if is_dead is not None:
+            engine.record_verdict(state, is_dead)
         return is_dead
 
     # -- rooms -----------------------------------------------------------------------

@@ -45,7 +45,7 @@ class PendingVerdict:
 
     __slots__ = ("state", "v", "fc", "verdict", "covered", "task")
 
-    def __init__(self, state: State, v: int, fc: int, verdict: asyncio.Future[bool]) -> None:
+    def __init__(self, state: State, v: int, fc: int, verdict: asyncio.Future[bool | None]) -> None:
         self.state, self.v, self.fc, self.verdict = state, v, fc, verdict
         self.covered = False  # later moves were answered on the strength of it
         self.task: asyncio.Task[None] | None = None
@@ -93,7 +93,7 @@ def covered(player: Judged, before: State, after: State, searched: bool) -> bool
             and engine.foundation_cards(after) == pending.fc)
 
 
-def follow(player: Judged, state: State, v: int, verdict: asyncio.Future[bool]) -> None:
+def follow(player: Judged, state: State, v: int, verdict: asyncio.Future[bool | None]) -> None:
     """``state`` (stored as version ``v``) was answered before its verdict:
     apply the verdict when it lands."""
     drop(player)
@@ -121,6 +121,8 @@ async def _land(player: Judged, pending: PendingVerdict) -> None:
                 if is_dead:
                     await _end(player, engine.DEAD, pending.v)
                     return
+                if is_dead is None:
+                    return  # the search outgrew the worker: no verdict, the game goes on
                 if player.state is pending.state or not pending.covered:
                     return  # the answer given stands, or later moves judged themselves
                 # alive, and moves since relied on it: judge where the player is now

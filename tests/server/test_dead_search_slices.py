@@ -7,7 +7,9 @@ import asyncio
 
 import pytest
 
+from bench.dead_load import corpus
 from server.config import Settings
+from server.deadwork import DeadSearchWorker, WorkerUnavailable
 from server.game import dead, engine
 from tests.game.test_dead_search_moves import dead_endgame
 from tests.server.conftest import ServerFactory
@@ -105,6 +107,48 @@ async def test_a_failed_worker_leaves_the_search_to_the_loop(make_server: Server
         raise OSError("cannot start a process")
 
     monkeypatch.setattr("server.deadwork.ProcessPoolExecutor", no_process)
-    assert await worker.decide(dead_endgame()) is None
+    with pytest.raises(WorkerUnavailable):
+        await worker.decide(dead_endgame())
     assert await app.status_and_moves(dead_endgame(), slice_s=0.0) == (engine.DEAD, [])
+    engine.clear_caches()
+
+
+def largest_golden_region() -> engine.State:
+    game = max(corpus(), key=lambda g: int(g.get("region", 0)))
+    state = engine.new_game(game["variant"], game["deal"])
+    for text in game["moves"].split():
+        state = engine.play(state, text, engine.IN_PROGRESS)
+    return state
+
+
+async def test_a_search_larger_than_the_workers_memory_ends_without_a_verdict() -> None:
+    """The worker's memory is capped: a search that outgrows it gives no verdict,
+    and the server process, which never runs it, goes on."""
+    engine.clear_caches()
+    state = largest_golden_region()
+    small, ample = DeadSearchWorker(memory_mb=1), DeadSearchWorker()
+    try:
+        assert await small.decide(state) is None
+        assert await ample.decide(state) is True
+    finally:
+        small.close()
+        ample.close()
+    assert Settings.from_env({"PATIENCE_DEAD_WORKER_MB": "64"}).dead_worker_mb == 64
+    engine.clear_caches()
+
+
+async def test_no_verdict_leaves_the_game_in_progress(make_server: ServerFactory,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    engine.clear_caches()
+    app = await make_server()
+    app.service.search_offload_s = 0.0
+
+    async def no_verdict(state: engine.State) -> None:
+        return None
+
+    monkeypatch.setattr(app.service.dead_worker, "decide", no_verdict)
+    state = dead_endgame()
+    status, moves = await app.status_and_moves(state, slice_s=0.0)
+    assert status == engine.IN_PROGRESS and moves == engine.rules_of(state).legal_moves(state)
+    assert dead.known_verdict(state) is None  # nothing remembered: a later search may decide
     engine.clear_caches()
