@@ -5,7 +5,9 @@ from __future__ import annotations
 import ipaddress
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+
+TRANSPORTS = ("websockets", "sansio")
 
 
 class ConfigError(ValueError):
@@ -81,6 +83,11 @@ class Settings:
     arena_max_players: int = 500  # lines an arena's standing may hold
     # in-loop dead-position search before it moves to a worker process (0: never)
     dead_offload_ms: int = 50
+    # the websocket transport: websockets' asyncio server, or its sans-I/O
+    # protocol on a plain asyncio Protocol (server/net/sansio.py)
+    # (its default follows PATIENCE_TRANSPORT, so settings built in code, as the
+    # tests build them, run on the transport the environment names)
+    transport: str = field(default_factory=lambda: default_transport())
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
@@ -117,7 +124,14 @@ class Settings:
             arena_race_seconds=_int(e, "PATIENCE_ARENA_RACE_SECONDS", 300, 10, 3600),
             arena_max_players=_int(e, "PATIENCE_ARENA_MAX_PLAYERS", 500, 2, 10_000),
             dead_offload_ms=_int(e, "PATIENCE_DEAD_OFFLOAD_MS", 50, 0, 60_000),
+            transport=default_transport(e),
         )
+
+
+def default_transport(env: Mapping[str, str] | None = None) -> str:
+    """The websocket transport that PATIENCE_TRANSPORT names (``websockets`` when unset)."""
+    return _choice(os.environ if env is None else env, "PATIENCE_TRANSPORT", "websockets",
+                   TRANSPORTS)
 
 
 def load_or_create_secret(data_dir: str) -> str:
