@@ -24,7 +24,7 @@ import logging
 import os
 from collections import deque
 from collections.abc import AsyncIterator, Awaitable, Callable
-from typing import Any
+from typing import Any, cast
 
 from websockets.exceptions import InvalidState
 from websockets.frames import Frame, Opcode
@@ -70,7 +70,7 @@ class SansioConnection(asyncio.Protocol):
 
     # -- asyncio.Protocol ----------------------------------------------------------
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
-        assert isinstance(transport, asyncio.Transport)
+        transport = cast(asyncio.Transport, transport)  # uvloop's is not a subclass
         self.transport = transport
         self.remote_address = transport.get_extra_info("peername")
         transport.set_write_buffer_limits(self.server.write_limit, self.server.write_limit // 4)
