@@ -406,7 +406,11 @@ class SansioServer:
             await asyncio.wait(lost, timeout=self.close_timeout + 1)
         for conn in list(self.connections):
             conn.abort()
-        if self.handler_tasks:
-            await asyncio.wait(list(self.handler_tasks))
+        if self.handler_tasks:  # a handler still busy once its connection is gone is cancelled
+            _, busy = await asyncio.wait(list(self.handler_tasks), timeout=self.close_timeout)
+            for task in busy:
+                task.cancel()
+            if busy:
+                await asyncio.wait(busy)
         if self._server is not None:
             await self._server.wait_closed()
