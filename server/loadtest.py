@@ -83,16 +83,19 @@ NO_ADDRESS_LIMITS = {"PATIENCE_CONNECTIONS_PER_ADDRESS": "1000000",
                      "PATIENCE_JOIN_PENALTY_MS": "0"}
 
 
-def start_server(data_dir: str) -> Proc:
-    env = dict(os.environ, PATIENCE_PORT="0", PATIENCE_COUNTDOWN_MS="0",
+def start_server(data_dir: str, transport: str | None = None) -> Proc:
+    """A server process; ``transport`` (PATIENCE_TRANSPORT) or the environment's."""
+    extra = {"PATIENCE_TRANSPORT": transport} if transport else {}
+    env = dict(os.environ, **extra, PATIENCE_PORT="0", PATIENCE_COUNTDOWN_MS="0",
                PATIENCE_RATE_PER_2S="100000", PATIENCE_RACE_SECONDS="3600",
                PATIENCE_DATA_DIR=data_dir, PATIENCE_LOG_LEVEL="WARNING", **NO_ADDRESS_LIMITS)
     return _spawn([sys.executable, "-m", "server.cli", "serve"], env)
 
 
-def start_echo(reply_bytes: int) -> Proc:
-    return _spawn([sys.executable, "-m", "server.benchrun", "echo", "--reply-bytes", str(reply_bytes)],
-                  dict(os.environ))
+def start_echo(reply_bytes: int, transport: str = "websockets") -> Proc:
+    """The bare echo: websockets' standard asyncio server, or the lean transport's."""
+    return _spawn([sys.executable, "-m", "server.benchrun", "echo", "--reply-bytes", str(reply_bytes),
+                   "--transport", transport], dict(os.environ))
 
 
 def metric(proc: Proc, name: str) -> float:
