@@ -62,7 +62,7 @@ async def _echo_sansio(reply_bytes: int) -> None:
 
 def _row(name: str, s: Stats, seconds: float) -> dict[str, Any]:
     return {"name": name, "per_s": s.accepted / seconds, "p50_ms": pct(s.rtts, 0.5),
-            "p99_ms": pct(s.rtts, 0.99), "n": s.accepted}
+            "p99_ms": pct(s.rtts, 0.99), "n": s.accepted, "unanswered": s.unanswered}
 
 
 def _sum_metric(procs: list[Proc], name: str) -> float:
@@ -302,6 +302,11 @@ def print_report(r: dict[str, Any]) -> None:
         print(f"  {s['rate']:7.0f}/s  server p99 {srv['p99_ms']:8.2f} ms, echo {echo['p99_ms']:6.2f} ms:"
               f" x{s['p99_ratio']:.1f} (runs " + ", ".join(f"{x:.1f}" for x in s["p99_ratios"])
               + f"); generator {_share(gen['server'])} / {_share(gen['echo'])}")
+    lost = sum(row.get("unanswered", 0) for s in r["sweep"] for row in s["rows"])
+    lost += sum(row.get("unanswered", 0) for run in r["closed_runs"] for row in run["rows"])
+    if lost:
+        print(f"  WARNING: {lost} move(s) of the median runs never answered within "
+              "15 s (those players stopped)")
     knee_ = r["knee"]
     print(f"  knee (p99 within {P99_LIMIT:g}x the echo's): "
           + (f"{knee_:.0f} moves/s" if knee_ is not None else "below the lowest rate"))

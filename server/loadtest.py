@@ -106,11 +106,13 @@ def metric(proc: Proc, name: str) -> float:
 
 
 # -- players ---------------------------------------------------------------------
+REPLY_TIMEOUT_S = 15.0
 @dataclass
 class Stats:
     rtts: list[float] = field(default_factory=list)
     reply_bytes: list[int] = field(default_factory=list)
     accepted: int = 0
+    unanswered: int = 0  # moves with no answer within REPLY_TIMEOUT_S (that player stopped)
 
 
 class Player:
@@ -167,7 +169,12 @@ class Player:
         await self.ws.send(encode({"t": "move", "seq": self.seq, "move": self.rng.choice(moves),
                                    "v": self.v}))
         while True:
-            frame = await self.ws.recv()
+            try:  # a move never answered stops this player, counted, not the whole bench
+                frame = await asyncio.wait_for(self.ws.recv(), REPLY_TIMEOUT_S)
+            except TimeoutError:
+                if stats is not None:
+                    stats.unanswered += 1
+                return False
             msg = msgpack.unpackb(frame, raw=False)
             if msg.get("seq") == self.seq and msg.get("t") in ("view", "error"):
                 break
