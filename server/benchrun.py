@@ -375,7 +375,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
     p.add_argument("--transport", choices=TRANSPORTS, default=None,
                    help="the server's websocket transport (PATIENCE_TRANSPORT; default: the "
-                        "environment's, else websockets)")
+                        "environment's, else sansio)")
     p.add_argument("--echo-transport", choices=TRANSPORTS, default="websockets",
                    help="the echo compared against: websockets' standard asyncio server (the "
                         "issue's baseline) or the lean sans-I/O transport")
