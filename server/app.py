@@ -14,7 +14,7 @@ import http
 import logging
 import signal
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Protocol
 
 from websockets.asyncio.server import Server, ServerConnection, serve
 from websockets.datastructures import Headers
@@ -27,8 +27,9 @@ from .corebuild import rules_core
 from .game import engine
 from .handlers import dispatch
 from .limits import Address, AddressBook, ConnectionLimits, Limits, client_address, parse_networks
-from .net.connection import Endpoint, serve_connection
+from .net.connection import Endpoint, WebsocketSocket, bound_kernel_buffer, serve_connection
 from .net.outbox import WRITE_HIGH_WATER, Outbox
+from .net.sansio import SansioConnection, SansioServer, SansioSocket
 from .player import Player
 from .protocol import CLOSE_GOING_AWAY, MAX_FRAME_BYTES, ProtocolError
 from .service import RoomService
@@ -36,6 +37,18 @@ from .store.client import open_client
 from .store.rooms import StoreUnavailable, now_ms
 
 log = logging.getLogger("patience.server")
+
+MAX_QUEUE = 16  # incoming messages buffered per connection before its socket is not read
+CLOSE_TIMEOUT_S = 5.0  # a closing handshake the client does not finish: the connection is cut
+
+
+class Handshake(Protocol):
+    """What the handshake checks read of a connection, on either transport."""
+
+    @property
+    def remote_address(self) -> Any: ...
+
+    def respond(self, status: http.HTTPStatus, text: str) -> Response: ...
 
 
 class PlayerEndpoint:
@@ -81,7 +94,10 @@ class RaceServer:
             rooms_per_min=settings.rooms_per_minute, claims_per_hour=settings.claims_per_hour,
             join_penalty_s=settings.join_penalty_ms / 1000))
         self.trusted_proxies = parse_networks(settings.trusted_proxies)
-        self.server: Server | None = None
+        self.server: Server | SansioServer | None = None
+        # keepalive: a ping every PING_INTERVAL_S, closed when no pong within PING_TIMEOUT_S
+        self.ping_interval_s = 20.0
+        self.ping_timeout_s = 20.0
         self.engine = ""  # "valkey 8.1.8", once started
 
     # the application layer's operations that tests and tools reach for
@@ -95,7 +111,7 @@ class RaceServer:
     def _endpoint(self, outbox: Outbox, address: Address) -> Endpoint:
         return PlayerEndpoint(Player(self.service, outbox, ConnectionLimits(address)), self.arenas)
 
-    def address_of(self, connection: ServerConnection, request: Request) -> str:
+    def address_of(self, connection: Handshake, request: Request) -> str:
         """The client's address key: the peer's, or the one a trusted proxy forwards."""
         remote = connection.remote_address
         peer = str(remote[0]) if isinstance(remote, tuple) and remote else None
@@ -105,11 +121,19 @@ class RaceServer:
     async def handler(self, ws: ServerConnection) -> None:
         assert ws.request is not None
         address = self.addresses.get(self.address_of(ws, ws.request))
-        await serve_connection(ws, self._endpoint, self.settings.rate_per_2s,
+        bound_kernel_buffer(ws.transport)
+        await serve_connection(ws, WebsocketSocket(ws), self._endpoint, self.settings.rate_per_2s,
                                self.settings.max_bad_frames, address,
                                self.settings.connections_per_address)
 
-    async def health(self, connection: ServerConnection, request: Request) -> Response | None:
+    async def sansio_handler(self, conn: SansioConnection) -> None:
+        assert conn.request is not None
+        address = self.addresses.get(self.address_of(conn, conn.request))
+        await serve_connection(conn, SansioSocket(conn), self._endpoint, self.settings.rate_per_2s,
+                               self.settings.max_bad_frames, address,
+                               self.settings.connections_per_address)
+
+    async def health(self, connection: Handshake, request: Request) -> Response | None:
         if request.path == "/metrics":
             return Response(200, "OK", Headers([("Content-Type", "text/plain; version=0.0.4")]),
                             metrics.render())
@@ -120,7 +144,7 @@ class RaceServer:
         body = b"ok\n" if ok else b"redis unreachable\n"
         return Response(status.value, status.phrase, Headers([("Content-Type", "text/plain")]), body)
 
-    def admit(self, connection: ServerConnection, request: Request) -> Response | None:
+    def admit(self, connection: Handshake, request: Request) -> Response | None:
         """Refuse the handshake of an address that holds all the connections it
         may: cheaper than opening a websocket only to close it."""
         entry = self.addresses.peek(self.address_of(connection, request))
@@ -129,15 +153,24 @@ class RaceServer:
                                       "too many connections from this address\n")
         return None
 
-    async def start(self) -> Server:
+    async def start(self) -> Server | SansioServer:
         # before anything is written: an old server would fail only at the first move
         self.engine = await self.store.require_version()
         self.service.start()
         self.arenas.start()
-        self.server = await serve(self.handler, self.settings.host, self.settings.port,
-                                  process_request=self.health, max_size=MAX_FRAME_BYTES,
-                                  max_queue=16, compression=None, ping_interval=20, ping_timeout=20,
-                                  write_limit=WRITE_HIGH_WATER, close_timeout=5)
+        if self.settings.transport == "sansio":
+            self.server = await SansioServer(
+                self.sansio_handler, process_request=self.health, max_size=MAX_FRAME_BYTES,
+                max_queue=MAX_QUEUE, write_limit=WRITE_HIGH_WATER,
+                ping_interval=self.ping_interval_s, ping_timeout=self.ping_timeout_s,
+                close_timeout=CLOSE_TIMEOUT_S).start(self.settings.host, self.settings.port)
+        else:
+            self.server = await serve(
+                self.handler, self.settings.host, self.settings.port,
+                process_request=self.health, max_size=MAX_FRAME_BYTES, max_queue=MAX_QUEUE,
+                compression=None, ping_interval=self.ping_interval_s,
+                ping_timeout=self.ping_timeout_s, write_limit=WRITE_HIGH_WATER,
+                close_timeout=CLOSE_TIMEOUT_S)
         return self.server
 
     @property

@@ -14,6 +14,7 @@ from typing import Any
 
 from websockets.asyncio.server import ServerConnection, serve
 
+from .config import TRANSPORTS
 from .game.variants import RULES
 from .loadgen import Generators
 from .loadtest import (
@@ -26,6 +27,7 @@ from .loadtest import (
     start_echo,
     start_server,
 )
+from .net.sansio import SansioConnection, SansioServer
 
 P99_LIMIT = 3.0  # target 3: the server's p99 within this many times the echo's at the same rate
 ENGINE_VARIANT = "four-seasons"  # target 5's engine figure
@@ -44,9 +46,23 @@ async def _echo(reply_bytes: int) -> None:
         await asyncio.Future()
 
 
+async def _echo_sansio(reply_bytes: int) -> None:
+    """The same echo on the lean transport (server/net/sansio.py)."""
+    reply = b"v" * reply_bytes
+
+    async def handler(conn: SansioConnection) -> None:
+        async for _ in conn:
+            conn.send(reply)
+
+    server = await SansioServer(handler, max_size=8192).start("127.0.0.1", 0)
+    port = next(iter(server.sockets)).getsockname()[1]
+    print(f"echo serving ws://127.0.0.1:{port}/", flush=True)
+    await asyncio.Future()
+
+
 def _row(name: str, s: Stats, seconds: float) -> dict[str, Any]:
     return {"name": name, "per_s": s.accepted / seconds, "p50_ms": pct(s.rtts, 0.5),
-            "p99_ms": pct(s.rtts, 0.99), "n": s.accepted}
+            "p99_ms": pct(s.rtts, 0.99), "n": s.accepted, "unanswered": s.unanswered}
 
 
 def _sum_metric(procs: list[Proc], name: str) -> float:
@@ -78,7 +94,7 @@ async def _closed_run(gens: Generators, servers: list[Proc], echoes: list[Proc],
     if not echoes:
         report["reply_bytes"] = ours.stats.reply_bytes[0] if ours.stats.reply_bytes else 600
         for _ in range(args.servers):
-            echoes.append(start_echo(report["reply_bytes"]))
+            echoes.append(start_echo(report["reply_bytes"], args.echo_transport))
     await gens.run("echo_conns", urls=[e.url for e in echoes], n=args.players)
     ecpu0 = _cpu_s(echoes)
     base = await gens.run("echo_closed", seconds=args.seconds)
@@ -136,7 +152,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         try:
             # several servers share the first one's embedded Redis (or $REDIS_URL)
             for _ in range(args.servers):
-                servers.append(start_server(data))
+                servers.append(start_server(data, args.transport))
             closed_runs: list[dict[str, Any]] = []
             sweep: dict[float, list[dict[str, Any]]] = {rate: [] for rate in args.rates}
             for rep in range(args.repeat):
@@ -170,7 +186,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
 async def idle_memory(data: str, args: argparse.Namespace) -> dict[str, Any]:
     """RSS growth of fresh processes (allocators keep what earlier phases took)
     while K players sit in lobbies and K bare connections sit on the echo."""
-    server, echo = start_server(data), start_echo(600)
+    server, echo = start_server(data, args.transport), start_echo(600, args.echo_transport)
     try:
         warm = await seat_idle(server.url, 10, args.variant)
         warm += await echo_conns([echo.url], 10)
@@ -258,6 +274,8 @@ def _share(g: dict[str, Any]) -> str:
 
 def print_report(r: dict[str, Any]) -> None:
     a = r["args"]
+    print(f"transport: server {a.get('transport') or 'from the environment'}, echo "
+          f"{a.get('echo_transport', 'websockets')}")
     print(f"{a['servers']} server process(es) against {a['servers']} echo process(es), "
           f"{a['generators']} load generator process(es); median of {a['repeat']} run(s)")
     print(f"reply size {r['reply_bytes']} B; Redis round trips per accepted move: "
@@ -284,6 +302,11 @@ def print_report(r: dict[str, Any]) -> None:
         print(f"  {s['rate']:7.0f}/s  server p99 {srv['p99_ms']:8.2f} ms, echo {echo['p99_ms']:6.2f} ms:"
               f" x{s['p99_ratio']:.1f} (runs " + ", ".join(f"{x:.1f}" for x in s["p99_ratios"])
               + f"); generator {_share(gen['server'])} / {_share(gen['echo'])}")
+    lost = sum(row.get("unanswered", 0) for s in r["sweep"] for row in s["rows"])
+    lost += sum(row.get("unanswered", 0) for run in r["closed_runs"] for row in run["rows"])
+    if lost:
+        print(f"  WARNING: {lost} move(s) of the median runs never answered within "
+              "15 s (those players stopped)")
     knee_ = r["knee"]
     print(f"  knee (p99 within {P99_LIMIT:g}x the echo's): "
           + (f"{knee_:.0f} moves/s" if knee_ is not None else "below the lowest rate"))
@@ -350,6 +373,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="with --cluster: the numbers of server processes to measure (default 1,2,3)")
 
 
+    p.add_argument("--transport", choices=TRANSPORTS, default=None,
+                   help="the server's websocket transport (PATIENCE_TRANSPORT; default: the "
+                        "environment's, else sansio)")
+    p.add_argument("--echo-transport", choices=TRANSPORTS, default="websockets",
+                   help="the echo compared against: websockets' standard asyncio server (the "
+                        "issue's baseline) or the lean sans-I/O transport")
     p.add_argument("--generators", type=_at_least_one, default=2,
                    help="load generator processes (the same ones drive server and echo)")
     p.add_argument("--engine-seconds", type=float, default=1.0)
@@ -384,8 +413,10 @@ def main(args: argparse.Namespace) -> int:
 if __name__ == "__main__":
     if sys.argv[1:2] == ["echo"]:
         size = int(sys.argv[sys.argv.index("--reply-bytes") + 1]) if "--reply-bytes" in sys.argv else 600
+        lean = "--transport" in sys.argv and sys.argv[sys.argv.index("--transport") + 1] == "sansio"
+        echo = _echo_sansio(size) if lean else _echo(size)
         try:
             import uvloop
-            uvloop.run(_echo(size))
+            uvloop.run(echo)
         except ImportError:
-            asyncio.run(_echo(size))
+            asyncio.run(echo)

@@ -5,7 +5,9 @@ from __future__ import annotations
 import ipaddress
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+
+TRANSPORTS = ("websockets", "sansio")
 
 
 class ConfigError(ValueError):
@@ -86,6 +88,11 @@ class Settings:
     dead_answer_ms: int = 250
     # the dead-search worker's memory above its size at start (a larger search ends without a verdict)
     dead_worker_mb: int = 2048
+    # the websocket transport: websockets' asyncio server, or its sans-I/O
+    # protocol on a plain asyncio Protocol (server/net/sansio.py)
+    # (its default follows PATIENCE_TRANSPORT, so settings built in code, as the
+    # tests build them, run on the transport the environment names)
+    transport: str = field(default_factory=lambda: default_transport())
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
@@ -124,7 +131,15 @@ class Settings:
             dead_offload_ms=_int(e, "PATIENCE_DEAD_OFFLOAD_MS", 50, 0, 60_000),
             dead_answer_ms=_int(e, "PATIENCE_DEAD_ANSWER_MS", 250, 0, 60_000),
             dead_worker_mb=_int(e, "PATIENCE_DEAD_WORKER_MB", 2048, 1, 1_000_000),
+            transport=default_transport(e),
         )
+
+
+def default_transport(env: Mapping[str, str] | None = None) -> str:
+    """The websocket transport that PATIENCE_TRANSPORT names (``sansio`` when unset: the
+    lean one, about a tenth less CPU per move; docs/benchmarks.md)."""
+    return _choice(os.environ if env is None else env, "PATIENCE_TRANSPORT", "sansio",
+                   TRANSPORTS)
 
 
 def load_or_create_secret(data_dir: str) -> str:

@@ -19,9 +19,11 @@ Memory is bounded here. A search keeps one key per position of its region, and
 in the games whose foundation cards move (whole-card keys) a region may be far
 larger than any measured: the worker's address space is capped at
 ``memory_mb`` above what it had at its start (``PATIENCE_DEAD_WORKER_MB``). A
-search that outgrows it ends in the worker with no verdict (None): the
-position stays "in progress", and the server process, which never runs such a
-search itself, is unharmed. The same holds when the worker dies mid-search.
+search that outgrows it, or runs longer than ``SEARCH_BUDGET_S``, ends in the
+worker with no verdict (None): the position stays "in progress", and the
+server process, which never runs such a search itself, is unharmed. The same
+holds when the worker dies mid-search. Closing the worker stops a search in
+progress with it.
 """
 
 from __future__ import annotations
@@ -30,8 +32,10 @@ import asyncio
 import logging
 import multiprocessing
 import resource
+import time
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from typing import Final
 
 from .game import engine
 from .game.state import State
@@ -41,6 +45,13 @@ log = logging.getLogger("patience.deadwork")
 # How long a search runs on the loop before it moves here is the setting
 # PATIENCE_DEAD_OFFLOAD_MS (default 50 ms, about a dozen 4 ms slices): short
 # searches never pay for the hop, long ones stop sharing the loop's core.
+
+
+# A search the worker gives up with no verdict: in the games whose foundation
+# cards move, a region can grow past any measured one (a simplicity-pysol search
+# reached 11.7 GB in 16 minutes before it was stopped), and a search that long
+# would hold one of the machine's cores for nothing a player still waits on.
+SEARCH_BUDGET_S: Final = 60.0
 
 
 class WorkerUnavailable(Exception):
@@ -61,12 +72,23 @@ def limit_memory(memory_mb: int) -> None:
         log.warning("the dead-search worker runs without a memory cap")
 
 
-def decide(state: State) -> bool | None:
+def decide(state: State, budget_s: float = SEARCH_BUDGET_S) -> bool | None:
     """In the worker: whether ``state`` is dead, by the engine's own search;
-    None when the search outgrew the worker's memory."""
+    None when the search outgrew the worker's memory or ran ``budget_s``."""
+    steps = engine.status_and_moves_steps(state, 0.05)
+    started = time.monotonic()
     try:
-        return engine.status(state) == engine.DEAD
+        while True:
+            try:
+                next(steps)
+            except StopIteration as done:
+                status: str = done.value[0]
+                return status == engine.DEAD
+            if time.monotonic() - started > budget_s:
+                steps.close()
+                return None
     except MemoryError:
+        steps.close()
         engine.clear_caches()
         return None
 
@@ -108,6 +130,11 @@ class DeadSearchWorker:
         return is_dead
 
     def close(self) -> None:
-        if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
-            self._pool = None
+        """Stop the worker now, a search in progress with it."""
+        pool, self._pool = self._pool, None
+        if pool is not None:
+            # shutdown alone would let a running search go on to its end
+            procs = list((getattr(pool, "_processes", None) or {}).values())
+            pool.shutdown(wait=False, cancel_futures=True)
+            for proc in procs:
+                proc.terminate()

@@ -134,7 +134,8 @@ class Worker:
             raise ValueError(f"unknown generator command {op!r}")
         return {"rtts": stats.rtts, "reply_bytes": sum(stats.reply_bytes),
                 "replies": len(stats.reply_bytes), "accepted": stats.accepted,
-                "cpu_s": time.process_time() - cpu0, "wall_s": time.perf_counter() - wall0}
+                "unanswered": stats.unanswered, "cpu_s": time.process_time() - cpu0,
+                "wall_s": time.perf_counter() - wall0}
 
 
 async def _serve_commands() -> None:
@@ -191,7 +192,7 @@ class Generators:
         answers = await self._all(commands)
         busy = psutil.cpu_percent() / 100
         stats = Stats(rtts=[x for a in answers for x in a["rtts"]], accepted=sum(
-            a["accepted"] for a in answers))
+            a["accepted"] for a in answers), unanswered=sum(a["unanswered"] for a in answers))
         replies = sum(a["replies"] for a in answers)
         if replies:
             stats.reply_bytes = [sum(a["reply_bytes"] for a in answers) // replies]

@@ -83,16 +83,19 @@ NO_ADDRESS_LIMITS = {"PATIENCE_CONNECTIONS_PER_ADDRESS": "1000000",
                      "PATIENCE_JOIN_PENALTY_MS": "0"}
 
 
-def start_server(data_dir: str) -> Proc:
-    env = dict(os.environ, PATIENCE_PORT="0", PATIENCE_COUNTDOWN_MS="0",
+def start_server(data_dir: str, transport: str | None = None) -> Proc:
+    """A server process; ``transport`` (PATIENCE_TRANSPORT) or the environment's."""
+    extra = {"PATIENCE_TRANSPORT": transport} if transport else {}
+    env = dict(os.environ, **extra, PATIENCE_PORT="0", PATIENCE_COUNTDOWN_MS="0",
                PATIENCE_RATE_PER_2S="100000", PATIENCE_RACE_SECONDS="3600",
                PATIENCE_DATA_DIR=data_dir, PATIENCE_LOG_LEVEL="WARNING", **NO_ADDRESS_LIMITS)
     return _spawn([sys.executable, "-m", "server.cli", "serve"], env)
 
 
-def start_echo(reply_bytes: int) -> Proc:
-    return _spawn([sys.executable, "-m", "server.benchrun", "echo", "--reply-bytes", str(reply_bytes)],
-                  dict(os.environ))
+def start_echo(reply_bytes: int, transport: str = "websockets") -> Proc:
+    """The bare echo: websockets' standard asyncio server, or the lean transport's."""
+    return _spawn([sys.executable, "-m", "server.benchrun", "echo", "--reply-bytes", str(reply_bytes),
+                   "--transport", transport], dict(os.environ))
 
 
 def metric(proc: Proc, name: str) -> float:
@@ -103,11 +106,13 @@ def metric(proc: Proc, name: str) -> float:
 
 
 # -- players ---------------------------------------------------------------------
+REPLY_TIMEOUT_S = 15.0
 @dataclass
 class Stats:
     rtts: list[float] = field(default_factory=list)
     reply_bytes: list[int] = field(default_factory=list)
     accepted: int = 0
+    unanswered: int = 0  # moves with no answer within REPLY_TIMEOUT_S (that player stopped)
 
 
 class Player:
@@ -164,7 +169,12 @@ class Player:
         await self.ws.send(encode({"t": "move", "seq": self.seq, "move": self.rng.choice(moves),
                                    "v": self.v}))
         while True:
-            frame = await self.ws.recv()
+            try:  # a move never answered stops this player, counted, not the whole bench
+                frame = await asyncio.wait_for(self.ws.recv(), REPLY_TIMEOUT_S)
+            except TimeoutError:
+                if stats is not None:
+                    stats.unanswered += 1
+                return False
             msg = msgpack.unpackb(frame, raw=False)
             if msg.get("seq") == self.seq and msg.get("t") in ("view", "error"):
                 break

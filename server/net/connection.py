@@ -10,7 +10,7 @@ import contextlib
 import logging
 import socket
 import time
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from typing import Any, Protocol
 
 from websockets.asyncio.server import ServerConnection, broadcast
@@ -20,7 +20,7 @@ from websockets.protocol import State
 from .. import metrics
 from ..limits import Address, Bucket
 from ..protocol import CLOSE_INTERNAL, CLOSE_POLICY, ProtocolError, decode_client, encode, error
-from .outbox import Outbox
+from .outbox import Outbox, Socket
 
 log = logging.getLogger("patience.net")
 
@@ -38,6 +38,13 @@ class Endpoint(Protocol):
 
 
 EndpointFactory = Callable[[Outbox, Address], Endpoint]
+
+
+class Messages(Protocol):
+    """A connection's incoming messages, as either transport delivers them: the
+    iteration ends (or raises ConnectionClosed) when the connection does."""
+
+    def __aiter__(self) -> AsyncIterator[str | bytes]: ...
 
 
 class WebsocketSocket:
@@ -70,10 +77,11 @@ class WebsocketSocket:
         self._ws.transport.abort()
 
 
-async def serve_connection(ws: ServerConnection, make_endpoint: EndpointFactory,
+async def serve_connection(ws: Messages, sock: Socket, make_endpoint: EndpointFactory,
                            rate_per_2s: int, max_bad_frames: int, address: Address,
                            max_connections: int) -> None:
-    """Read one connection's messages until it ends; answers go to its outbox.
+    """Read one connection's messages until it ends; answers go to its outbox,
+    which writes to ``sock`` (either transport's).
 
     ``address`` is the client address's entry: its connections share its
     message budget and count against ``max_connections``."""
@@ -81,17 +89,16 @@ async def serve_connection(ws: ServerConnection, make_endpoint: EndpointFactory,
     try:
         if address.connections > max_connections:
             # the handshake check let it through in a race with another one
-            await ws.close(CLOSE_POLICY, "too many connections from this address")
+            await sock.close(CLOSE_POLICY, "too many connections from this address")
             return
-        await _serve(ws, make_endpoint, rate_per_2s, max_bad_frames, address)
+        await _serve(ws, sock, make_endpoint, rate_per_2s, max_bad_frames, address)
     finally:
         address.connections -= 1
 
 
-async def _serve(ws: ServerConnection, make_endpoint: EndpointFactory, rate_per_2s: int,
+async def _serve(ws: Messages, sock: Socket, make_endpoint: EndpointFactory, rate_per_2s: int,
                  max_bad_frames: int, address: Address) -> None:
-    bound_kernel_buffer(ws)
-    outbox = Outbox(WebsocketSocket(ws))
+    outbox = Outbox(sock)
     endpoint = make_endpoint(outbox, address)
     metrics.CONNECTIONS.inc()
     bad = 0
@@ -140,17 +147,17 @@ async def _serve(ws: ServerConnection, make_endpoint: EndpointFactory, rate_per_
         await endpoint.closed()
 
 
-def bound_kernel_buffer(ws: ServerConnection) -> None:
+def bound_kernel_buffer(transport: asyncio.BaseTransport) -> None:
     """Cap the kernel's send buffer of the connection: left to autotuning it
     may grow to megabytes for a client that reads nothing, memory that a slow
     or hostile client holds and a delay before the outbox notices it."""
-    sock = ws.transport.get_extra_info("socket")
+    sock = transport.get_extra_info("socket")
     if sock is not None:
         with contextlib.suppress(OSError, AttributeError):
             sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, KERNEL_SEND_BUFFER)
 
 
-async def _close_policy(ws: ServerConnection, outbox: Outbox, reason: str) -> None:
+async def _close_policy(ws: Messages, outbox: Outbox, reason: str) -> None:
     """Close with 1008 and read (and drop) what the client still sends meanwhile.
 
     A flood fills the receive queue, which stops websockets reading the socket;

@@ -4,6 +4,7 @@ players' work in between, so one player's endgame does not stall the rest."""
 from __future__ import annotations
 
 import asyncio
+import time
 
 import pytest
 
@@ -151,4 +152,31 @@ async def test_no_verdict_leaves_the_game_in_progress(make_server: ServerFactory
     status, moves = await app.status_and_moves(state, slice_s=0.0)
     assert status == engine.IN_PROGRESS and moves == engine.rules_of(state).legal_moves(state)
     assert dead.known_verdict(state) is None  # nothing remembered: a later search may decide
+    engine.clear_caches()
+
+
+def test_a_search_past_its_budget_ends_without_a_verdict() -> None:
+    from server.deadwork import decide
+
+    engine.clear_caches()
+    state = largest_golden_region()
+    assert decide(state, budget_s=0.0) is None  # stopped after its first slice
+    assert decide(state) is True
+    engine.clear_caches()
+
+
+async def test_closing_the_worker_stops_a_search_in_progress() -> None:
+    engine.clear_caches()
+    worker = DeadSearchWorker()
+    assert await worker.decide(dead_endgame()) is True  # started
+    pool = worker._pool
+    assert pool is not None
+    pool.submit(time.sleep, 30)  # a long job under way, as a long search would be
+    await asyncio.sleep(0.5)
+    procs = list(pool._processes.values())
+    assert procs and all(p.is_alive() for p in procs)
+    worker.close()
+    for p in procs:
+        p.join(5)
+    assert not any(p.is_alive() for p in procs)
     engine.clear_caches()
