@@ -154,6 +154,20 @@ class Rules:
             and state.redeals < self.spec.passes - 1
         )
 
+    def move_piles(self, state: State, move: Move) -> tuple[int, int] | str:
+        """The common front of ``why_illegal`` once a variant has dealt with
+        ``draw``: a redeal's verdict, an action the variant lacks, a pile it
+        does not have. The (source, target) pile indices of a move, or why not
+        (an empty string: a redeal that is allowed)."""
+        if move.kind == "redeal":
+            return self.why_not_redeal(state) or ""
+        if move.kind != "move":
+            return f"{move.kind} is not an action of {self.spec.name}"
+        a, b = self.index.get(move.src), self.index.get(move.dst)
+        if a is None or b is None:
+            return f"{self.spec.name} has no pile {move.src if a is None else move.dst}"
+        return a, b
+
     def why_not_redeal(self, state: State) -> str | None:
         if self.spec.passes == 1:
             return f"{self.spec.name} has no redeal"

@@ -84,13 +84,10 @@ class BetsyRossRules(Rules):
             if piles[STOCK]:
                 return None
             return "the stock is empty" + (": redeal first" if self.redeal_allowed(state) else "")
-        if move.kind == "redeal":
-            return self.why_not_redeal(state)
-        if move.kind != "move":
-            return f"{move.kind} is not an action of {self.spec.name}"
-        a, b = self.index.get(move.src), self.index.get(move.dst)
-        if a is None or b is None:
-            return f"{self.spec.name} has no pile {move.src if a is None else move.dst}"
+        found = self.move_piles(state, move)
+        if isinstance(found, str):
+            return found or None
+        a, b = found
         if a >= self.i0 or b >= self.i0:
             return "the indicator cards are dead: nothing moves onto or off them"
         if a != WASTE:

@@ -104,13 +104,10 @@ class FortunesFavorRules(Rules):
         piles, name = state.piles, self.spec.name
         if move.kind == "draw":
             return None if piles[STOCK] else f"the stock is empty: {name} has no redeal"
-        if move.kind == "redeal":
-            return self.why_not_redeal(state)
-        if move.kind != "move":
-            return f"{move.kind} is not an action of {name}"
-        a, b = self.index.get(move.src), self.index.get(move.dst)
-        if a is None or b is None:
-            return f"{name} has no pile {move.src if a is None else move.dst}"
+        found = self.move_piles(state, move)
+        if isinstance(found, str):
+            return found or None
+        a, b = found
         if b in (STOCK, WASTE):
             return f"nothing may be moved to the {'stock' if b == STOCK else 'waste'}"
         if a == STOCK:
