@@ -129,7 +129,7 @@ def _pct(xs: list[int] | list[float], q: float) -> float:
 
 
 def play_one(variant: str, rng: random.Random, max_moves: int, alive_limit: int,
-             check_dead: bool) -> Game:
+             check_dead: bool, keep_home: bool = False) -> Game:
     deal = str(rng.randrange(DEAL_LOW, DEAL_HIGH))
     rules = get_rules(variant)
     engine.clear_caches()  # every game as in a fresh process: no help from earlier games
@@ -158,7 +158,10 @@ def play_one(variant: str, rng: random.Random, max_moves: int, alive_limit: int,
             verdict, _ = plain_region(state, alive_limit)
             game.late |= verdict is True
             game.unverified += verdict is None
-        m = rng.choice(moves)
+        # keep_home: never take a card back off a foundation (Fortune's Favor's random
+        # walks otherwise wander between foundation and tableau until the move cap)
+        choices = [m for m in moves if not m.src.startswith("f")] if keep_home else moves
+        m = rng.choice(choices or moves)
         game.moves.append(str(m))
         state = engine.apply(state, m)
     return game
@@ -175,6 +178,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--check-every", type=int, default=1,
                    help="confirm the dead verdicts of every Nth game by the plain search")
     p.add_argument("--golden", type=int, default=0, help="print the N largest dead regions found")
+    p.add_argument("--keep-home", action="store_true",
+                   help="random play never moves a card off a foundation (where a variant allows it)")
     args = p.parse_args(argv)
     variants = [v for v in args.variants.split(",") if v] or list(variant_ids())
     for variant in variants:
@@ -183,7 +188,7 @@ def main(argv: list[str] | None = None) -> int:
         started = time.perf_counter()
         for k in range(args.games):
             tally.games.append(play_one(variant, rng, args.max_moves, args.alive_check,
-                                        k % args.check_every == 0))
+                                        k % args.check_every == 0, args.keep_home))
         summary = tally.summary()
         summary["variant"] = variant
         summary["seconds"] = round(time.perf_counter() - started, 1)
