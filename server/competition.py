@@ -18,8 +18,7 @@ from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 from .daily import DailyDeal, choose_daily, commitment, day_bounds_ms, day_number, share_line, utc_day
-from .game import engine
-from .game.records import Record, is_undo, replay
+from .game.records import Record, replay_facts
 from .game.variants import get_rules
 from .race import one_seat_each
 from .store.boards import BoardStore
@@ -46,13 +45,7 @@ def ranked_replay(record: Record) -> dict[str, Any]:
     dead-position search here would run on the event loop (its verdict was the
     move path's business, in slices and in the worker), and a result is ranked
     by foundation cards and times, which the replay gives."""
-    r = replay(record)
-    out: dict[str, Any] = {
-        "legal": r.legal, "foundation_cards": engine.foundation_cards(r.state),
-        "undos": sum(1 for text in record.moves[:r.moves_played] if is_undo(text))}
-    if not r.legal:
-        out["reason"] = r.reason
-    return out
+    return replay_facts(record)[1]
 
 
 class Competition:

@@ -80,10 +80,10 @@ async def _play(player: Player, seq: int, text: str, v: int, step: Step) -> None
         await service.store.set_player_fields(code, player.n, status="frozen")
         raise ProtocolError("internal", "this game failed a consistency check and is frozen")
     status, moves, needs_search = engine.status_before_search(new_state)
-    covered = step is engine.play and verdicts.covered(player, state, new_state, needs_search)
+    covered = needs_search and step is engine.play and verdicts.covered(player, new_state)
     verdict = None
     if needs_search and not covered:
-        status, moves, verdict = await service.check(new_state)
+        status, moves, verdict = await service.search(new_state, moves)
     if player.code != code or player.state is not state:
         # the player left, or its state was rebuilt, while the search ran
         raise ProtocolError("stale_version", "the position changed: send the move again")

@@ -120,6 +120,14 @@ class RoomService:
         status, moves, search = engine.status_before_search(state)
         if not search:
             return status, moves, None
+        return await self.search(state, moves, slice_s)
+
+    async def search(self, state: engine.State, moves: list[engine.Move],
+                     slice_s: float | None = None
+                     ) -> tuple[str, list[engine.Move], asyncio.Future[bool | None] | None]:
+        """:meth:`check` for a position ``engine.status_before_search`` left to
+        the dead-position search (``moves``: its legal moves, from that call)."""
+        status = engine.IN_PROGRESS
         steps = engine.dead_search_steps(state, moves,
                                          self.search_slice_s if slice_s is None else slice_s)
         started = time.perf_counter()
@@ -131,7 +139,7 @@ class RoomService:
             if self.search_offload_s is not None \
                     and time.perf_counter() - started >= self.search_offload_s:
                 steps.close()
-                verdict = asyncio.ensure_future(self._worker_verdict(state))
+                verdict = asyncio.ensure_future(self._worker_verdict(state, moves))
                 left = self.answer_wait_s - (time.perf_counter() - started)
                 await asyncio.wait({verdict}, timeout=max(0.0, left))
                 if not verdict.done():
@@ -139,7 +147,7 @@ class RoomService:
                 return (engine.DEAD, [], None) if verdict.result() else (status, moves, None)
             await asyncio.sleep(0)
 
-    async def _worker_verdict(self, state: engine.State) -> bool | None:
+    async def _worker_verdict(self, state: engine.State, moves: list[engine.Move]) -> bool | None:
         """The worker's verdict on ``state``, remembered here; None when the
         search outgrew the worker (the position stays in progress: such a search
         never runs in this process). Should no worker start at all, the search
@@ -148,8 +156,7 @@ class RoomService:
             is_dead = await self.dead_worker.decide(state)
         except WorkerUnavailable:
             log.exception("no dead-search worker: searching on the loop")
-            steps = engine.dead_search_steps(state, engine.status_before_search(state)[1],
-                                             self.search_slice_s)
+            steps = engine.dead_search_steps(state, moves, self.search_slice_s)
             while True:
                 try:
                     next(steps)

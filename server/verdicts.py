@@ -84,13 +84,12 @@ class Judged(Protocol):
     def log_extra(self) -> dict[str, Any]: ...
 
 
-def covered(player: Judged, before: State, after: State, searched: bool) -> bool:
-    """Whether ``after`` (reached from ``before`` by an ordinary move) may be
-    answered without a search of its own: a verdict is pending for a position
-    of the same region. ``searched``: the position would need a search."""
+def covered(player: Judged, after: State) -> bool:
+    """Whether ``after``, reached by an ordinary move from the player's current
+    position and in need of a search, may be answered without one: a verdict
+    is pending for a position of the same region (no foundation card since)."""
     pending = player.pending
-    return (pending is not None and searched and before is player.state
-            and engine.foundation_cards(after) == pending.fc)
+    return pending is not None and engine.foundation_cards(after) == pending.fc
 
 
 def follow(player: Judged, state: State, v: int, verdict: asyncio.Future[bool | None]) -> None:

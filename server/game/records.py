@@ -153,16 +153,14 @@ def replay(record: Record) -> Replay:
     return Replay(history[-1], len(record.moves))
 
 
-def verify(record: Record) -> dict[str, Any]:
-    """The verdict printed by ``patience-server verify``."""
+def replay_facts(record: Record) -> tuple[State, dict[str, Any]]:
+    """The record replayed: its last position, and what it shows without a
+    status (whether legal, foundation cards, moves played, undos, the final
+    position's digest; where it stopped, if illegal). A status could need a
+    dead-position search, which a server's results check must not run."""
     r = replay(record)
-    st = status(r.state)
     out: dict[str, Any] = {
-        "variant": record.variant,
-        "deal": record.deal,
         "legal": r.legal,
-        "won": st == WON,
-        "dead": st == DEAD,
         "foundation_cards": foundation_cards(r.state),
         "moves_played": r.moves_played,
         "undos": sum(1 for text in record.moves[:r.moves_played] if is_undo(text)),
@@ -171,4 +169,12 @@ def verify(record: Record) -> dict[str, Any]:
     if not r.legal:
         out["first_illegal"] = r.first_illegal
         out["reason"] = r.reason
-    return out
+    return r.state, out
+
+
+def verify(record: Record) -> dict[str, Any]:
+    """The verdict printed by ``patience-server verify``."""
+    state, facts = replay_facts(record)
+    st = status(state)
+    return {"variant": record.variant, "deal": record.deal, "legal": facts.pop("legal"),
+            "won": st == WON, "dead": st == DEAD, **facts}
