@@ -66,6 +66,13 @@ async def on_arena_join(player: Player, msg: dict[str, Any]) -> None:
     if old is not None and old != arena:
         await runner.store.leave(old, who)
     member = runner.add(player, arena, who)
+    if player.code is not None:
+        # back while still sitting in one of this arena's races (its results on
+        # screen): that room is the arena's, not one it went to by itself, so it
+        # is available for the next pairing like a member who never left
+        room = await runner.service.store.room(player.code)
+        if room is not None and room.arena == arena:
+            member.room = player.code
     await runner.push(arena, [member], force=True)
 
 

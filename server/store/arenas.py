@@ -57,11 +57,14 @@ for i = 2, #KEYS do redis.call('PEXPIREAT', KEYS[i], d[3]) end
 return 'ok'
 """
 
-# KEYS: def members waiting seen. ARGV: who -> 1 if it was a member
+# KEYS: def members waiting seen assign. ARGV: who -> 1 if it was a member
+# (its last pairing is forgotten too: a member who comes back must not be moved
+# into that race again)
 LEAVE: Final = """
 local was = redis.call('SREM', KEYS[2], ARGV[1])
 redis.call('ZREM', KEYS[3], ARGV[1])
 redis.call('ZREM', KEYS[4], ARGV[1])
+redis.call('HDEL', KEYS[5], ARGV[1])
 if was == 1 and redis.call('EXISTS', KEYS[1]) == 1 then redis.call('HINCRBY', KEYS[1], 'ver', 1) end
 return was
 """
@@ -219,7 +222,7 @@ class ArenaStore:
         return _s(await self._guard(self._join(ks, [who, line, now, max_players])))
 
     async def leave(self, arena: str, who: str) -> bool:
-        ks = [key(arena, p) for p in ("def", "members", "waiting", "seen")]
+        ks = [key(arena, p) for p in ("def", "members", "waiting", "seen", "assign")]
         return bool(await self._guard(self._leave(ks, [who])))
 
     async def mark_seen(self, arena: str, whos: list[str], away: list[str], now: int,

@@ -430,3 +430,32 @@ async def test_closing_the_runner_is_bounded_and_stays_cancellable(make_server: 
     released.set()
     await runner._task
     runner._task = None
+
+
+async def test_a_member_who_leaves_after_a_race_and_joins_again_is_paired_again(
+        make_server: ServerFactory, rdb: aioredis.Redis) -> None:
+    """Leaving the arena and coming back while still sitting in its finished race
+    (the results on screen) makes the player available again, as a member who
+    never left is: its next pairing comes."""
+    app = await arena_server(make_server)
+    arena = await new_arena(app)
+    url = ws_url(app)
+    bots = [await joined_arena(url, arena, n) for n in ("abe", "bea")]
+    try:
+        code = await paired(bots)
+        await bots[0].send({"t": "arena_leave"})
+        await bots[0].expect("arena", member=False)
+        for bot in bots:
+            bot.seq += 1
+            await bot.send({"t": "resign", "seq": bot.seq})
+        await asyncio.gather(*(b.expect("results") for b in bots))
+        with pytest.raises(TimeoutError):  # only one member is left: nobody is paired
+            await bots[1].expect("joined", timeout=0.5)
+        for bot in bots:
+            bot.results, bot.view = None, None
+        await bots[0].send({"t": "arena_join", "id": arena})
+        assert (await bots[0].expect("arena", id=arena))["member"] is True
+        again = await paired(bots)
+        assert again != code
+    finally:
+        await close_all(bots)
