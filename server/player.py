@@ -73,6 +73,10 @@ class Player:
         self.v = 0
         self.last_seq = -1
         self.last_answer: list[bytes] = []
+        # for the next move's dead-position check (server/play.py, comes_back):
+        # (the position, its legal moves, proven alive by comes_back); stale once
+        # the state is another object
+        self.alive: tuple[State, list[engine.Move], bool] | None = None
         # a dead-position verdict still to come for this game (server/verdicts.py), and
         # the lock that keeps it from landing between a move's check and its store
         self.pending: PendingVerdict | None = None
