@@ -9,6 +9,8 @@ import pytest
 
 from server.game import engine
 from server.game.state import State
+from server.game.variants import RULES
+from server.play import comes_back
 from tests.server.conftest import ServerFactory, ws_url
 from tests.server.test_solo import solo
 
@@ -51,3 +53,44 @@ async def test_positions_that_can_go_back_are_not_searched_and_every_status_is_e
     assert len(searched) < needing // 2
     await bot.close()
     engine.clear_caches()
+
+
+class _Seat:
+    """What comes_back reads of a player."""
+
+    alive: tuple[State, list[engine.Move], bool] | None = None
+
+
+# where foundation cards move a single search can take seconds: covered by the
+# offline figures in docs/benchmarks.md, not here
+_SLOW = {"simplicity-pysol", "les-quatre-coins-pysol"}
+
+
+_INFERRING = {"corner-stones", "florentine", "florentine-pysol", "four-seasons-redeal"}
+
+
+@pytest.mark.parametrize("variant", sorted(set(RULES) - _SLOW))
+def test_every_inferred_position_is_alive_by_the_exact_search(variant: str) -> None:
+    rng = random.Random(16)
+    inferred = 0
+    for _ in range(2):
+        engine.clear_caches()
+        seat = _Seat()
+        state = engine.new_game(variant, str(rng.randrange(10**12)))
+        status, moves, _ = engine.status_before_search(state)
+        seat.alive = (state, moves, False)
+        for _ in range(400):
+            if status != engine.IN_PROGRESS or not moves:
+                break
+            text = str(rng.choice(moves))
+            before, state = state, engine.play(state, text, status)
+            status, moves, needs_search = engine.status_before_search(state)
+            came_back = needs_search and comes_back(seat, before, state, text, moves)  # type: ignore[arg-type]
+            if needs_search:
+                status, moves = engine.status_and_moves(state)  # the search, always
+                assert not (came_back and status == engine.DEAD), (variant, before, text)
+                inferred += came_back
+            seat.alive = (state, moves, came_back)
+    engine.clear_caches()
+    if variant in _INFERRING:  # these seeded games do come back to alive positions
+        assert inferred > 0
