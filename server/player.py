@@ -177,7 +177,7 @@ class Player:
         self.progress.flush()  # a player leaving still shows its last count
         drop(self)
         self.code, self.n, self.state, self.v = None, 0, None, 0
-        self.status = engine.IN_PROGRESS
+        self.status, self.alive = engine.IN_PROGRESS, None
         self.last_seq, self.last_answer = -1, []
 
     def holds_seat_in(self, room: RoomRow) -> bool:
