@@ -117,7 +117,11 @@ class DeadSearchWorker:
                 raise WorkerUnavailable(str(exc)) from exc
         self.searches += 1
         try:
-            is_dead: bool | None = await loop.run_in_executor(self._pool, decide, state)
+            # submitted from a thread: the first submit starts the fork server and
+            # the worker and waits for them (it held the event loop for 0.2-0.6 s,
+            # every other player's moves with it)
+            job = await loop.run_in_executor(None, self._pool.submit, decide, state)
+            is_dead: bool | None = await asyncio.wrap_future(job)
         except BrokenProcessPool:
             log.error("the dead-search worker died during a search: no verdict")
             self.close()

@@ -73,6 +73,10 @@ class Player:
         self.v = 0
         self.last_seq = -1
         self.last_answer: list[bytes] = []
+        # for the next move's dead-position check (server/play.py, comes_back):
+        # (the position, its legal moves, proven alive by comes_back); stale once
+        # the state is another object
+        self.alive: tuple[State, list[engine.Move], bool] | None = None
         # a dead-position verdict still to come for this game (server/verdicts.py), and
         # the lock that keeps it from landing between a move's check and its store
         self.pending: PendingVerdict | None = None
@@ -173,7 +177,7 @@ class Player:
         self.progress.flush()  # a player leaving still shows its last count
         drop(self)
         self.code, self.n, self.state, self.v = None, 0, None, 0
-        self.status = engine.IN_PROGRESS
+        self.status, self.alive = engine.IN_PROGRESS, None
         self.last_seq, self.last_answer = -1, []
 
     def holds_seat_in(self, room: RoomRow) -> bool:

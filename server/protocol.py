@@ -184,8 +184,14 @@ SERVER_MESSAGES: Final[dict[str, str]] = {
 }
 
 
+# One packer for every message: msgpack.packb makes a new one (and its buffer)
+# per call. The event loop's thread is the only one that encodes, and the
+# packer empties its buffer after each message, and after a failed one.
+_PACKER = msgpack.Packer(use_bin_type=True)
+
+
 def encode(message: dict[str, Any]) -> bytes:
-    packed: bytes = msgpack.packb(message, use_bin_type=True)
+    packed: bytes = _PACKER.pack(message)
     return packed
 
 

@@ -34,6 +34,11 @@ from websockets.server import ServerProtocol
 
 from .connection import bound_kernel_buffer
 
+try:  # websockets' C unmasking, as its own parser uses it
+    from websockets.speedups import apply_mask
+except ImportError:  # pragma: no cover - a build without the C extension
+    from websockets.utils import apply_mask
+
 log = logging.getLogger("patience.net")
 
 OPEN_TIMEOUT_S = 10.0  # a handshake not done by then: the connection is cut
@@ -67,6 +72,10 @@ class SansioConnection(asyncio.Protocol):
         self._ping_sent = 0.0
         self._pings = 0
         self.handler_task: asyncio.Task[None] | None = None
+        # the fast path of incoming frames (see _fast_frames): the tail of an
+        # incomplete frame, and whether the path is still taken
+        self._partial = b""
+        self._fast = True
 
     # -- asyncio.Protocol ----------------------------------------------------------
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
@@ -79,18 +88,78 @@ class SansioConnection(asyncio.Protocol):
         self._timer("open", OPEN_TIMEOUT_S, self._open_timed_out)
 
     def data_received(self, data: bytes) -> None:
+        if self._fast and self.protocol.state is State.OPEN:
+            data = self._fast_frames(data)
+            if not data:
+                if self.protocol.writes:
+                    self._flush()
+                return
+        elif self._partial:  # the fast path's incomplete frame goes first
+            data, self._partial = self._partial + data, b""
+        self._receive(data)
+
+    def _receive(self, data: bytes) -> None:
+        """Bytes through websockets' own parser, and what they made happen."""
         protocol = self.protocol
         protocol.receive_data(data)
         events = protocol.events_received()
+        if self.request is not None and protocol.state is State.CONNECTING:
+            self._fast = False  # bytes before the handshake's answer: the parser keeps them all
         for event in events:
             if isinstance(event, Frame):
                 self._frame(event)
             elif isinstance(event, Request) and self.request is None:
                 self.request = event
+                if not data.endswith(b"\r\n\r\n"):
+                    self._fast = False  # more than the request came: as above
                 self.loop.create_task(self._handshake(event), name="ws-handshake")
-        self._flush()  # pongs, a close frame's answer, an error's close frame
+        if protocol.writes:
+            self._flush()  # pongs, a close frame's answer, an error's close frame
         if protocol.close_expected():
             self._close_deadline()
+
+    def _fast_frames(self, data: bytes) -> bytes:
+        """Take the common frames off ``data`` without websockets' parser; return
+        the bytes the parser must have (b"": none).
+
+        A client's message is nearly always one masked, final, binary frame
+        within the size limit: those are unmasked and delivered here (websockets'
+        parser runs a generator per frame, a good part of a move's framing
+        cost). Any other complete frame (a ping or pong, a close, a text frame,
+        a fragment) goes to the parser whole, so the parser always stands at a
+        frame boundary; a fragment or a frame that breaks the rules (unmasked,
+        over the limit) turns the fast path off for good and the parser gets
+        everything from there on, deciding exactly as it would have. An
+        incomplete frame waits here (at most ``max_size`` and a header)."""
+        if self._partial:
+            data, self._partial = self._partial + data, b""
+        size, pos, limit = len(data), 0, self.server.max_size
+        while self._fast and size - pos >= 2:
+            b0, b1 = data[pos], data[pos + 1]
+            n = b1 & 0x7F
+            head = 6
+            if n == 126:
+                if size - pos < 4:
+                    break
+                n, head = int.from_bytes(data[pos + 2:pos + 4], "big"), 8
+            if not b1 & 0x80 or n > limit or (b1 & 0x7F) == 127 or not b0 & 0x80 or b0 & 0x70:
+                self._fast = False  # unmasked, too large, a fragment, RSV bits: the parser's call
+                break
+            end = pos + head + n
+            if end > size:
+                break
+            if b0 == 0x82:
+                self._deliver(apply_mask(data[pos + head:end], data[pos + head - 4:pos + head]),
+                              False)
+            else:
+                self._receive(data[pos:end])
+                if self.protocol.state is not State.OPEN:
+                    self._fast = False
+            pos = end
+        if not self._fast:
+            return data[pos:]
+        self._partial = data[pos:]
+        return b""
 
     def eof_received(self) -> bool | None:
         self.protocol.receive_eof()
@@ -187,9 +256,20 @@ class SansioConnection(asyncio.Protocol):
     def send(self, payload: bytes) -> None:
         """Queue a binary frame; it is written at the end of this loop tick,
         with every other frame this connection is sent meanwhile."""
-        if self.protocol.state is not State.OPEN:
+        protocol = self.protocol
+        if protocol.state is not State.OPEN:
             return
-        self.protocol.send_binary(payload)
+        # the frame websockets' send_binary would make (a server's frames are
+        # final, unmasked, and there are no extensions), without its Frame
+        # object: queued in the protocol's own list, in order with its frames
+        n = len(payload)
+        if n < 126:
+            head = bytes((0x82, n))
+        elif n < 65536:
+            head = b"\x82\x7e" + n.to_bytes(2, "big")
+        else:
+            head = b"\x82\x7f" + n.to_bytes(8, "big")
+        protocol.writes.append(head + payload)
         self._unflushed += len(payload)
         if not self._flush_scheduled:
             self._flush_scheduled = True

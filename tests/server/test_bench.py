@@ -160,3 +160,26 @@ def test_the_generators_share_whole_rooms_and_every_player(players: int, per_roo
     for s in shares:  # a room is never split between two generators
         assert {i // per_room for i in s}.isdisjoint(
             {i // per_room for other in shares if other is not s for i in other})
+
+
+async def test_a_generator_collects_no_garbage_while_a_phase_is_measured(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    import gc
+
+    from server import loadgen
+
+    seen: list[bool] = []
+
+    async def phase(players: list[object], seconds: float) -> Stats:
+        seen.append(gc.isenabled())
+        return Stats()
+
+    monkeypatch.setattr(loadgen, "closed_loop", phase)
+    worker = loadgen.Worker()
+    try:
+        await worker.do({"op": "closed", "seconds": 0.1})
+        assert seen == [False]  # a collection's pause would count as the server's latency
+        assert gc.isenabled()  # and it is back once the phase is over
+        assert gc.get_freeze_count() > 0  # the connections made before it stay out of it
+    finally:
+        gc.unfreeze()

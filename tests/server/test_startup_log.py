@@ -23,3 +23,16 @@ async def test_the_start_up_log_names_the_core(spawn: SpawnFactory) -> None:
     # the build's core, as --version reports it (compiled wherever a C compiler was found)
     expected = _version("0").rsplit("(", 1)[1].rstrip(")\n")
     assert _core_logged(built.log.read_text()) == [expected]
+
+
+async def test_the_server_freezes_its_start_up_heap_and_collects_less_often(
+        spawn: SpawnFactory) -> None:
+    from server.app import GC_THRESHOLD
+
+    server = await spawn()
+    server.stop()
+    records = [json.loads(line) for line in server.log.read_text().splitlines() if line.startswith("{")]
+    tuned = [r for r in records if r.get("message", "").startswith("garbage collector: ")]
+    assert len(tuned) == 1
+    assert tuned[0]["gc_frozen"] > 10_000  # modules and rules tables, out of every collection
+    assert tuned[0]["message"].endswith(f"thresholds {GC_THRESHOLD}")
