@@ -30,7 +30,8 @@ from .handlers import dispatch
 from .limits import Address, AddressBook, ConnectionLimits, Limits, client_address, parse_networks
 from .net.connection import Endpoint, WebsocketSocket, bound_kernel_buffer, serve_connection
 from .net.outbox import WRITE_HIGH_WATER, Outbox
-from .net.sansio import SansioConnection, SansioServer, SansioSocket
+from .net.sansio import SansioConnection
+from .net.sansio_server import SansioServer, SansioSocket
 from .player import Player
 from .protocol import CLOSE_GOING_AWAY, MAX_FRAME_BYTES, ProtocolError
 from .service import RoomService

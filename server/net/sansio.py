@@ -12,7 +12,7 @@ as websockets does), and the frames a connection is sent within one loop tick
 go out in one ``transport.write``.
 
 A connection exposes what :mod:`server.net.connection` reads (its messages, by
-``async for``) and what the outbox writes to (:class:`SansioSocket`).
+``async for``) and what the outbox writes to (:class:`.sansio_server.SansioSocket`).
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ import logging
 import os
 from collections import deque
 from collections.abc import AsyncIterator, Awaitable, Callable
-from typing import Any, cast
+from typing import Any, Protocol, cast
 
 from websockets.exceptions import InvalidState
 from websockets.frames import Frame, Opcode
@@ -32,12 +32,8 @@ from websockets.http11 import Request, Response
 from websockets.protocol import State
 from websockets.server import ServerProtocol
 
+from . import frames
 from .connection import bound_kernel_buffer
-
-try:  # websockets' C unmasking, as its own parser uses it
-    from websockets.speedups import apply_mask
-except ImportError:  # pragma: no cover - a build without the C extension
-    from websockets.utils import apply_mask
 
 log = logging.getLogger("patience.net")
 
@@ -47,10 +43,28 @@ Handler = Callable[["SansioConnection"], Awaitable[None]]
 ProcessRequest = Callable[["SansioConnection", Request], Awaitable[Response | None]]
 
 
+class Owner(Protocol):
+    """What a connection reads and keeps in its server
+    (:class:`.sansio_server.SansioServer`)."""
+
+    loop: asyncio.AbstractEventLoop
+    handler: Handler
+    process_request: ProcessRequest
+    max_size: int
+    max_queue: int
+    write_limit: int
+    ping_interval: float
+    ping_timeout: float
+    close_timeout: float
+    connections: set[SansioConnection]
+    handler_tasks: set[asyncio.Task[None]]
+    serving: bool
+
+
 class SansioConnection(asyncio.Protocol):
     """One connection: the protocol's events in, its frames out."""
 
-    def __init__(self, server: SansioServer) -> None:
+    def __init__(self, server: Owner) -> None:
         self.server = server
         self.loop = server.loop
         self.protocol = ServerProtocol(max_size=server.max_size)
@@ -119,38 +133,27 @@ class SansioConnection(asyncio.Protocol):
             self._close_deadline()
 
     def _fast_frames(self, data: bytes) -> bytes:
-        """Take the common frames off ``data`` without websockets' parser; return
-        the bytes the parser must have (b"": none).
+        """Take the common frames off ``data`` without websockets' parser
+        (:mod:`.frames`); return the bytes the parser must have (b"": none).
 
-        A client's message is nearly always one masked, final, binary frame
-        within the size limit: those are unmasked and delivered here (websockets'
-        parser runs a generator per frame, a good part of a move's framing
-        cost). Any other complete frame (a ping or pong, a close, a text frame,
-        a fragment) goes to the parser whole, so the parser always stands at a
+        Any complete frame other than a masked, final, binary one within the
+        size limit goes to the parser whole, so the parser always stands at a
         frame boundary; a fragment or a frame that breaks the rules (unmasked,
         over the limit) turns the fast path off for good and the parser gets
         everything from there on, deciding exactly as it would have. An
         incomplete frame waits here (at most ``max_size`` and a header)."""
         if self._partial:
             data, self._partial = self._partial + data, b""
-        size, pos, limit = len(data), 0, self.server.max_size
-        while self._fast and size - pos >= 2:
-            b0, b1 = data[pos], data[pos + 1]
-            n = b1 & 0x7F
-            head = 6
-            if n == 126:
-                if size - pos < 4:
-                    break
-                n, head = int.from_bytes(data[pos + 2:pos + 4], "big"), 8
-            if not b1 & 0x80 or n > limit or (b1 & 0x7F) == 127 or not b0 & 0x80 or b0 & 0x70:
-                self._fast = False  # unmasked, too large, a fragment, RSV bits: the parser's call
+        pos, limit = 0, self.server.max_size
+        while self._fast:
+            kind, start, end = frames.next_frame(data, pos, limit)
+            if kind == frames.WAIT:
                 break
-            end = pos + head + n
-            if end > size:
+            if kind == frames.PARSER:
+                self._fast = False
                 break
-            if b0 == 0x82:
-                self._deliver(apply_mask(data[pos + head:end], data[pos + head - 4:pos + head]),
-                              False)
+            if kind == frames.BINARY:
+                self._deliver(frames.unmasked(data, start, end), False)
             else:
                 self._receive(data[pos:end])
                 if self.protocol.state is not State.OPEN:
@@ -259,17 +262,9 @@ class SansioConnection(asyncio.Protocol):
         protocol = self.protocol
         if protocol.state is not State.OPEN:
             return
-        # the frame websockets' send_binary would make (a server's frames are
-        # final, unmasked, and there are no extensions), without its Frame
+        # the frame websockets' send_binary would make, without its Frame
         # object: queued in the protocol's own list, in order with its frames
-        n = len(payload)
-        if n < 126:
-            head = bytes((0x82, n))
-        elif n < 65536:
-            head = b"\x82\x7e" + n.to_bytes(2, "big")
-        else:
-            head = b"\x82\x7f" + n.to_bytes(8, "big")
-        protocol.writes.append(head + payload)
+        protocol.writes.append(frames.binary_frame(payload))
         self._unflushed += len(payload)
         if not self._flush_scheduled:
             self._flush_scheduled = True
@@ -405,92 +400,3 @@ class SansioConnection(asyncio.Protocol):
         timer = self._timers.pop(name, None)
         if timer is not None:
             timer.cancel()
-
-
-class SansioSocket:
-    """The outbox's view of a :class:`SansioConnection` (the outbox's ``Socket``)."""
-
-    __slots__ = ("_conn",)
-
-    def __init__(self, conn: SansioConnection) -> None:
-        self._conn = conn
-
-    @property
-    def state(self) -> State:
-        return self._conn.protocol.state
-
-    def write_now(self, payload: bytes) -> None:
-        self._conn.send(payload)
-
-    def buffered(self) -> int:
-        return self._conn.buffered()
-
-    async def drain(self) -> None:
-        await self._conn.drain()
-
-    async def close(self, code: int, reason: str) -> None:
-        await self._conn.close(code, reason)
-
-    def abort(self) -> None:
-        self._conn.abort()
-
-
-async def _no_check(conn: SansioConnection, request: Request) -> Response | None:
-    return None
-
-
-class SansioServer:
-    """A listening socket whose connections are :class:`SansioConnection` s."""
-
-    def __init__(self, handler: Handler, *, process_request: ProcessRequest = _no_check,
-                 max_size: int, max_queue: int = 16, write_limit: int = 64 * 1024,
-                 ping_interval: float = 20.0, ping_timeout: float = 20.0,
-                 close_timeout: float = 5.0) -> None:
-        self.handler = handler
-        self.process_request = process_request
-        self.max_size = max_size
-        self.max_queue = max_queue
-        self.write_limit = write_limit
-        self.ping_interval = ping_interval
-        self.ping_timeout = ping_timeout
-        self.close_timeout = close_timeout
-        self.loop = asyncio.get_running_loop()
-        self.connections: set[SansioConnection] = set()
-        self.handler_tasks: set[asyncio.Task[None]] = set()
-        self.serving = False
-        self._server: asyncio.Server | None = None
-
-    async def start(self, host: str, port: int) -> SansioServer:
-        self._server = await self.loop.create_server(lambda: SansioConnection(self), host, port)
-        self.serving = True
-        return self
-
-    @property
-    def sockets(self) -> tuple[Any, ...]:
-        return tuple(self._server.sockets) if self._server is not None else ()
-
-    def close(self) -> None:
-        """Stop listening and tell every client 1001 "going away"."""
-        self.serving = False
-        if self._server is not None:
-            self._server.close()
-        for conn in list(self.connections):
-            if conn.protocol.state is State.OPEN:
-                conn.loop.create_task(conn.close(1001, ""), name="ws-going-away")
-            elif conn.protocol.state is State.CONNECTING and conn.request is None:
-                conn.abort()
-
-    async def wait_closed(self) -> None:
-        lost = [conn.lost for conn in self.connections]
-        if lost:
-            await asyncio.wait(lost, timeout=self.close_timeout + 1)
-        for conn in list(self.connections):
-            conn.abort()
-        if self.handler_tasks:  # a handler still busy once its connection is gone is cancelled
-            _, busy = await asyncio.wait(list(self.handler_tasks), timeout=self.close_timeout)
-            for task in busy:
-                task.cancel()
-            if busy:
-                await asyncio.wait(busy)
-        if self._server is not None:
-            await self._server.wait_closed()

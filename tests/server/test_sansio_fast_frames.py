@@ -13,7 +13,8 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from server.net.sansio import SansioConnection, SansioServer
+from server.net.sansio import SansioConnection
+from server.net.sansio_server import SansioServer
 from server.protocol import MAX_FRAME_BYTES
 
 
@@ -169,3 +170,14 @@ async def test_frames_sent_are_read_back_whole_at_every_length_encoding() -> Non
     finally:
         server.close()
         await server.wait_closed()
+
+
+@pytest.mark.parametrize("size", [0, 125, 126, 65_535, 65_536])
+def test_the_server_frame_is_the_one_websockets_would_write(size: int) -> None:
+    from websockets.frames import Frame, Opcode
+
+    from server.net import frames
+
+    payload = bytes(range(256)) * (size // 256) + bytes(size % 256)
+    assert frames.binary_frame(payload) == Frame(Opcode.BINARY, payload).serialize(
+        mask=False, extensions=[])

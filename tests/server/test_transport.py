@@ -25,7 +25,8 @@ from server.bot import Bot
 from server.config import TRANSPORTS, Settings
 from server.net.connection import WebsocketSocket
 from server.net.outbox import Outbox, Socket
-from server.net.sansio import SansioConnection, SansioServer, SansioSocket
+from server.net.sansio import SansioConnection
+from server.net.sansio_server import SansioServer, SansioSocket
 from server.protocol import MAX_FRAME_BYTES, PROTOCOL_VERSION, encode
 from tests.server.conftest import FAST_RATE, NO_ADDRESS_LIMITS, ServerFactory, closed_with, ws_url
 
