@@ -82,7 +82,7 @@ def make_model(state: State, *, streamlined: bool = False, sound_extras: bool = 
         return EngineModel(state, greedy=streamlined)
     if family == "cross":
         return CrossModel(state, safe_moves=sound_extras, prune=sound_extras,
-                          detectors=detectors, greedy=streamlined)
+                          detectors=detectors, greedy=streamlined, capacity=sound_extras)
     if family == "corner-stones":
         return CornerStonesModel(state, safe_moves=sound_extras, prune=sound_extras,
                                  detectors=detectors, greedy=streamlined)
