@@ -151,6 +151,6 @@ def test_six_runs_for_five_piles() -> None:
 
 def test_the_search_of_a_real_deal_uses_it() -> None:
     on = solve("four-seasons", 10, 20_000)
-    off = solve("four-seasons", 10, 20_000, safe_moves=False)
+    off = solve("four-seasons", 10, 20_000, capacity=False)
     assert on.result == off.result == UNKNOWN
     assert on.stages[-1].dead_hits > 0 and off.stages[-1].dead_hits == 0
