@@ -33,7 +33,9 @@ QUICK_NODES = 5_000
 # Variants whose loss detectors are on unless asked otherwise: where they
 # measurably pay (seeds/winrates.md). The cross family's mobility test is
 # sound but decided no extra deal in the measurements while halving the
-# node rate, so it is opt-in there (``detectors=True``).
+# node rate, so it is opt-in there (``detectors=True``). The cross family's
+# capacity test (:mod:`.capacity`) is a separate switch, on by default: it
+# cuts many positions of the stock phase (docs/benchmarks.md).
 DETECTORS_ON = frozenset({"betsy-ross", "corners", "corner-stones"})
 
 
