@@ -11,7 +11,7 @@ import pytest
 
 from server.game.cards import card_text
 from server.game.solver import LOST, UNKNOWN, WON, solve, solve_state
-from server.game.solver.capacity import capacity_lost, fewest_runs, some_runs
+from server.game.solver.capacity import fewest_runs, some_runs
 from server.game.solver.cross import CrossModel
 from server.game.solver.deadlock import cross_dead
 from server.game.solver.reference import exhaustive
@@ -104,7 +104,7 @@ def test_capacity_never_calls_a_winnable_position_lost(variant: str) -> None:
         state = run_position(variant, rng, rng.choice([8] if twelve else [16, 18, 20, 22]))
         m = CrossModel(state)
         assert m.capacity  # every pile a run: the test applies
-        if capacity_lost(m):
+        if m.capacity_lost():
             ref, _ = exhaustive(state, cap=50_000)
             assert ref != WON, state
             fired += ref == LOST
@@ -137,14 +137,14 @@ def test_six_runs_for_five_piles() -> None:
     lost = cross_position("four-seasons", 4, [7, 9, 9, 11], ["KC QC", "KS", "AC", "3S", "AS"],
                           waste="2C 2S JC KH 2D 2H 3C AH 3H 3D")
     m = CrossModel(lost)
-    assert capacity_lost(m) and m.dead() and not cross_dead(m)
+    assert m.capacity_lost() and m.dead() and not cross_dead(m)
     assert exhaustive(lost, cap=100_000)[0] == LOST
     assert solve_state(lost, 10_000).result == LOST
     # 3C under 2H instead of over it: 3C can go home first, five runs will
     # do, the test is silent, and the position is won
     won = cross_position("four-seasons", 4, [7, 9, 9, 11], ["KC QC", "KS", "AC", "3S", "AS"],
                          waste="2C 2S JC KH 2D 3C 2H AH 3H 3D")
-    assert not capacity_lost(CrossModel(won))
+    assert not CrossModel(won).capacity_lost()
     assert exhaustive(won, cap=100_000)[0] == WON
     assert solve_state(won, 10_000).result == WON
 

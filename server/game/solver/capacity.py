@@ -45,11 +45,6 @@ a table keyed by those (at most one entry per node searched).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from .cross import CrossModel
-
 _BIG = 1 << 20
 
 
@@ -121,16 +116,18 @@ def fewest_runs(low: list[int], extra: list[int], wrap: bool) -> int:
     return best
 
 
-def capacity_lost(m: CrossModel) -> bool:
+def capacity_lost(waste: list[int], stock: list[int], fcount: list[int], rel: list[int],
+                  tn: int, wrap: bool) -> bool:
     """True when some waste card can never come back to the top of the waste
-    with the tableau holding what it must then hold (see the module text).
-    Only for the last pass and for models whose piles are runs."""
-    waste = m.waste
+    with at most ``tn`` runs holding what the tableau must then hold (see the
+    module text). Only for the last pass and for positions whose piles are
+    runs. ``stock`` is drawn from its end; ``fcount`` is each suit's
+    foundation height and ``rel[c]`` card ``c``'s place in its suit's order;
+    ``wrap``: a King may go on an Ace."""
     k = len(waste)
     if k == 0:
         return False
-    rel, fcount = m.rel, m.fcount
-    draw = m.stock[::-1]  # the stock in drawing order
+    draw = stock[::-1]  # the stock in drawing order
     nd = len(draw)
     # where each card not yet home lies: 0..k-1 the waste, k.. the stock in
     # drawing order, -1 the tableau; cards already home are left out
@@ -152,8 +149,6 @@ def capacity_lost(m: CrossModel) -> bool:
         c = draw[i]
         if rel[c] < row[c // 13]:
             row[c // 13] = rel[c]
-    wrap = m.wrap_runs
-    tn = m.tn
     waste_lim = [13] * 4
     lim = [13] * 4
     low = [0] * 13

@@ -159,7 +159,7 @@ class CrossModel:
     def dead(self) -> bool:
         if self.redeals < self.max_redeals:
             return False
-        if self.capacity and self._capacity_lost():
+        if self.capacity and self.capacity_lost():
             return True
         if not self.detectors:
             return False
@@ -173,12 +173,15 @@ class CrossModel:
             return False
         return cross_dead(self)
 
-    def _capacity_lost(self) -> bool:
+    def capacity_lost(self) -> bool:
+        """The capacity test (:mod:`.capacity`) on this position, remembered
+        per waste, stock and foundation heights (a move inside the tableau
+        cannot change the answer): at most one entry per node searched."""
         fc = self.fcount
         k = (self.removed, len(self.stock), fc[0] | fc[1] << 4 | fc[2] << 8 | fc[3] << 12)
         seen = self.capacity_seen.get(k)
         if seen is None:
-            seen = capacity_lost(self)
+            seen = capacity_lost(self.waste, self.stock, fc, self.rel, self.tn, self.wrap_runs)
             self.capacity_seen[k] = seen
         return seen
 
