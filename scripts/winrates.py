@@ -5,7 +5,8 @@
 
 Deal numbers are ``random.Random(SEED).randrange(1, 10**12)``, the same list
 for every variant; ``list`` prints them. ``--runs COUNT:BUDGET,...`` solves the
-first COUNT deals of the list at BUDGET nodes, for each pair: the default
+first COUNT deals of the list (with ``--first-numbers``: deals 1 to COUNT) at
+BUDGET nodes, for each pair: the default
 ``1000:10000,30:200000,5:2000000`` is every deal at 10,000 nodes, the first 30
 at 200,000 and the first 5 at 2,000,000. The report reads each budget from its
 own runs.
@@ -91,7 +92,8 @@ def read_lines(path: Path) -> Iterator[dict[str, Any]]:
 
 def cmd_run(args: argparse.Namespace) -> int:
     runs = parse_runs(args.runs)
-    deals = deal_numbers(max(c for c, _ in runs), args.seed)
+    count = max(c for c, _ in runs)
+    deals = list(range(1, count + 1)) if args.first_numbers else deal_numbers(count, args.seed)
     variants = args.variants.split(",") if args.variants else SEED_VARIANTS
     out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
@@ -102,7 +104,8 @@ def cmd_run(args: argparse.Namespace) -> int:
     bar = Progress(len(todo))
     with out.open("a", encoding="utf-8") as fh:
         for v, i, d, b in todo:
-            r = solve(v, d, b, detectors=det, safe_moves=not args.no_safe, quick=not args.no_quick)
+            r = solve(v, d, b, detectors=det, safe_moves=not args.no_safe, quick=not args.no_quick,
+                      capacity=not args.no_capacity)
             rec = {"variant": v, "index": i, "deal": d, "budget": b, "tag": args.tag,
                    "result": r.result, "nodes": r.nodes, "seconds": round(r.seconds, 4),
                    "best": r.best_progress, "moves": len(r.moves),
@@ -239,6 +242,10 @@ def main(argv: list[str] | None = None) -> int:
                    help="loss detectors: each variant's default, all on, or all off")
     r.add_argument("--no-safe", action="store_true", help="no safe moves, no pruned moves")
     r.add_argument("--no-quick", action="store_true", help="skip the incomplete first stage")
+    r.add_argument("--no-capacity", action="store_true",
+                   help="without the cross family's capacity test (solver/capacity.py)")
+    r.add_argument("--first-numbers", action="store_true",
+                   help="deal numbers 1, 2, 3, ... instead of the seeded list")
     r.set_defaults(func=cmd_run)
     q = sub.add_parser("report", help="markdown tables from the results")
     q.add_argument("--input", default=str(DEFAULT_OUT))

@@ -11,6 +11,8 @@ Modules, one idea each:
 * :mod:`.cross`, :mod:`.corner_stones`, :mod:`.betsy` - each family as a
   fast mutable model (moves, undo, canonical key, safe moves);
 * :mod:`.deadlock` - sound loss detectors;
+* :mod:`.capacity` - the cross family's capacity test: a waste card must come
+  back to the top, and the tableau must then hold what cannot be home yet;
 * :mod:`.portfolio` - the stages, the budget split and the replay check;
 * :mod:`.reference` - a plain exhaustive search on the engine itself, with
   no pruning at all, to cross-check the fast one.

@@ -32,6 +32,7 @@ from ..state import WASTE as WASTE_PILE
 from ..state import State
 from ..variants import RULES
 from ..variants.base import VariantSpec
+from .capacity import capacity_lost, piles_are_runs
 from .deadlock import corners_endgame_dead, cross_dead
 
 FND, TAB, DRAW, REDEAL = 0, 1, 2, 3
@@ -66,7 +67,7 @@ class CrossModel:
     """A cross-family position that plays and undoes moves in place."""
 
     def __init__(self, state: State, *, safe_moves: bool = True, prune: bool = True,
-                 detectors: bool = True, greedy: bool = False) -> None:
+                 detectors: bool = True, greedy: bool = False, capacity: bool = True) -> None:
         rules = RULES[state.variant]
         spec = rules.spec
         self.spec = spec
@@ -107,6 +108,11 @@ class CrossModel:
         # the cards of x's suit below it in foundation order, lowest first
         self.lower = [[x // 13 * 13 + (base0 + k) % 13 for k in range(self.rel[x])] for x in range(52)]
         self.names = [f"t{k + 1}" for k in range(self.tn)]
+        # the capacity test (see capacity.py): only where every pile is a run
+        self.wrap_runs = any(self.on[k][a] for k in range(12, 52, 13) for a in range(0, 52, 13))
+        self.capacity = (capacity and not self.cells
+                         and piles_are_runs(self.piles, self.on))
+        self.capacity_seen: dict[tuple[int, int, int], bool] = {}
 
     # -- rules ---------------------------------------------------------------
     def _builds_on(self, c: int, t: int) -> bool:
@@ -151,7 +157,11 @@ class CrossModel:
         return self.nf
 
     def dead(self) -> bool:
-        if not self.detectors or self.redeals < self.max_redeals:
+        if self.redeals < self.max_redeals:
+            return False
+        if self.capacity and self.capacity_lost():
+            return True
+        if not self.detectors:
             return False
         if self.cells:
             if not self.stock:
@@ -162,6 +172,18 @@ class CrossModel:
             # sound): it rarely finds anything new there and costs the most
             return False
         return cross_dead(self)
+
+    def capacity_lost(self) -> bool:
+        """The capacity test (:mod:`.capacity`) on this position, remembered
+        per waste, stock and foundation heights (a move inside the tableau
+        cannot change the answer): at most one entry per node searched."""
+        fc = self.fcount
+        k = (self.removed, len(self.stock), fc[0] | fc[1] << 4 | fc[2] << 8 | fc[3] << 12)
+        seen = self.capacity_seen.get(k)
+        if seen is None:
+            seen = capacity_lost(self.waste, self.stock, fc, self.rel, self.tn, self.wrap_runs)
+            self.capacity_seen[k] = seen
+        return seen
 
     def key(self) -> Hashable:
         head = (self.removed | (len(self.stock) << 52) | (self.redeals << 58)

@@ -33,7 +33,9 @@ QUICK_NODES = 5_000
 # Variants whose loss detectors are on unless asked otherwise: where they
 # measurably pay (seeds/winrates.md). The cross family's mobility test is
 # sound but decided no extra deal in the measurements while halving the
-# node rate, so it is opt-in there (``detectors=True``).
+# node rate, so it is opt-in there (``detectors=True``). The cross family's
+# capacity test (:mod:`.capacity`) is a separate switch, on by default: it
+# cuts many positions of the stock phase (docs/benchmarks.md).
 DETECTORS_ON = frozenset({"betsy-ross", "corners", "corner-stones"})
 
 
@@ -65,14 +67,15 @@ class SolveResult:
 
 
 def make_model(state: State, *, streamlined: bool = False, sound_extras: bool = True,
-               detectors: bool = True) -> Model:
+               detectors: bool = True, capacity: bool = True) -> Model:
     """The family's model for ``state``.
 
     ``streamlined`` selects the incomplete stage-1 behaviour. With
     ``sound_extras`` off the model keeps every legal move apart from the
     engine's own symmetric duplicates and plays no safe moves; ``detectors``
-    switches the loss detectors (both switches exist for cross-checks and
-    for measuring what each technique buys).
+    switches the loss detectors and ``capacity`` the cross family's capacity
+    test (:mod:`.capacity`; these switches exist for cross-checks and for
+    measuring what each technique buys).
     """
     rules = RULES[state.variant]
     family = rules.family
@@ -82,7 +85,8 @@ def make_model(state: State, *, streamlined: bool = False, sound_extras: bool = 
         return EngineModel(state, greedy=streamlined)
     if family == "cross":
         return CrossModel(state, safe_moves=sound_extras, prune=sound_extras,
-                          detectors=detectors, greedy=streamlined)
+                          detectors=detectors, greedy=streamlined,
+                          capacity=capacity and sound_extras)
     if family == "corner-stones":
         return CornerStonesModel(state, safe_moves=sound_extras, prune=sound_extras,
                                  detectors=detectors, greedy=streamlined)
@@ -106,7 +110,8 @@ def replay(state: State, moves: list[str]) -> State:
 
 
 def solve_state(state: State, budget: int = DEFAULT_BUDGET, *, quick: bool = True,
-                detectors: bool | None = None, safe_moves: bool = True) -> SolveResult:
+                detectors: bool | None = None, safe_moves: bool = True,
+                capacity: bool = True) -> SolveResult:
     """Decide the position ``state`` within ``budget`` nodes in all.
 
     ``detectors`` None means the variant's default (:data:`DETECTORS_ON`); it
@@ -120,7 +125,7 @@ def solve_state(state: State, budget: int = DEFAULT_BUDGET, *, quick: bool = Tru
     stages: list[Stage] = []
     spent, best = 0, 0
     if quick and budget > QUICK_NODES:
-        fast = make_model(state, streamlined=True, detectors=True)
+        fast = make_model(state, streamlined=True, detectors=True, capacity=capacity)
         if isinstance(fast, CornerStonesModel):
             # a deal's hard part comes after 104 deals: DFS never gets back to
             # early choices, best-first on "uncover what the foundations want" does
@@ -133,7 +138,7 @@ def solve_state(state: State, budget: int = DEFAULT_BUDGET, *, quick: bool = Tru
         spent, best = out.nodes, out.best_progress
         if out.result == WON:
             return _won(state, [str(m) for m in out.moves], spent, t0, best, stages)
-    model = make_model(state, sound_extras=safe_moves, detectors=detectors)
+    model = make_model(state, sound_extras=safe_moves, detectors=detectors, capacity=capacity)
     out = dfs(model, budget - spent, complete=True)
     stages.append(Stage("complete", out.result, out.nodes, out.dead_hits))
     spent += out.nodes
@@ -152,10 +157,11 @@ def _won(state: State, moves: list[str], nodes: int, t0: float, best: int,
 
 
 def solve(variant: str, deal: int | str, budget: int = DEFAULT_BUDGET, *, quick: bool = True,
-          detectors: bool | None = None, safe_moves: bool = True) -> SolveResult:
+          detectors: bool | None = None, safe_moves: bool = True,
+          capacity: bool = True) -> SolveResult:
     """Decide deal ``deal`` of ``variant`` (id, name or alias)."""
     return solve_state(new_game(variant, deal), budget, quick=quick, detectors=detectors,
-                       safe_moves=safe_moves)
+                       safe_moves=safe_moves, capacity=capacity)
 
 
 __all__ = ["DEFAULT_BUDGET", "LOST", "UNKNOWN", "WON", "SolveResult", "Stage", "SolverBug",
