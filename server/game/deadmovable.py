@@ -47,9 +47,10 @@ from collections.abc import Generator
 from time import perf_counter
 from typing import Final
 
+from .deadsearch import ClassSearch, class_exhaust
 from .state import WASTE, State
 from .variants import Rules
-from .variants.base import MovableMoves
+from .variants.base import ClassMoves, MovableMoves
 
 SEP = b"\xff"
 # the wanted-card tables one search keeps (256 bytes each, one per foundation heights met)
@@ -256,6 +257,35 @@ def key(pos: Position) -> bytes:
     return SEP.join([heights, waste, *piles])
 
 
+def plateau(search: MovableSearch, rules: Rules, state: State, slice_s: float,
+            known_dead: set[bytes]) -> Generator[None, None, set[bytes] | None]:
+    """The keys of the start's plateau when it proves the start dead, else None.
+
+    The plateau: the positions reached by moves between piles alone, where the
+    foundations stand as at the start. On it the cards a foundation takes are
+    fixed, and so are the cards a foundation top may be built on (a foundation's
+    top may go only onto those), so the class search of :mod:`.deadsearch`
+    decides exactly whether a position of the plateau shows one of these cards
+    on top, with every other card keyed by its rank class alone. Where spaces
+    are never filled (Les Quatre Coins) and none shows, the plateau is all that
+    is reachable: no card goes home, none leaves a foundation, the count never
+    moves, and the start is dead. Where one shows, the search over whole cards
+    decides. (A region of 281,664 whole-card positions where the foundations
+    never moved is such a plateau.)"""
+    heights = search.start(rules, state)[0]
+    gives, takes = search.foundation_options(heights)
+    flagged = set(takes)
+    for c, _ in gives:
+        flagged.update(search.onto[c])
+    wanted = frozenset(flagged)
+    classes = ClassSearch(rules, ClassMoves(False, False, ""), rules.card_classes(wanted), wanted,
+                          state.base)
+    # its keys begin with the (empty) waste's separator, never with the heights of
+    # this module's keys: both kinds share the remembered dead keys of a context
+    dead, seen = yield from class_exhaust(classes, state, slice_s, known_dead)
+    return seen if dead else None
+
+
 def movable_exhaust(search: MovableSearch, rules: Rules, state: State, slice_s: float,
                     known_dead: set[bytes]) -> Generator[None, None, tuple[bool, set[bytes]]]:
     """:func:`.dead.exhaust` for movable foundation cards: (dead, keys seen).
@@ -264,6 +294,10 @@ def movable_exhaust(search: MovableSearch, rules: Rules, state: State, slice_s: 
     shallowest card a foundation takes lies under the fewest cards, then the
     oldest. (On the hard positions of random Les Quatre Coins games this order
     needed a fifth of the time of the shallowest-card order alone.)"""
+    if not search.spaces:
+        still = yield from plateau(search, rules, state, slice_s, known_dead)
+        if still is not None:
+            return True, still
     first = search.start(rules, state)
     seen: set[bytes] = {key(first)}
     heap: list[tuple[int, int, Position]] = [(0, 0, first)]
