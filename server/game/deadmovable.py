@@ -258,32 +258,48 @@ def key(pos: Position) -> bytes:
 
 
 def plateau(search: MovableSearch, rules: Rules, state: State, slice_s: float,
-            known_dead: set[bytes]) -> Generator[None, None, set[bytes] | None]:
-    """The keys of the start's plateau when it proves the start dead, else None.
+            known_dead: set[bytes]) -> Generator[None, None, tuple[bool | None, set[bytes]]]:
+    """What the start's plateau decides: (True, its keys) dead, (False, keys) alive,
+    (None, keys) not decided there.
 
     The plateau: the positions reached by moves between piles alone, where the
     foundations stand as at the start. On it the cards a foundation takes are
     fixed, and so are the cards a foundation top may be built on (a foundation's
     top may go only onto those), so the class search of :mod:`.deadsearch`
     decides exactly whether a position of the plateau shows one of these cards
-    on top, with every other card keyed by its rank class alone. Where spaces
-    are never filled (Les Quatre Coins) and none shows, the plateau is all that
-    is reachable: no card goes home, none leaves a foundation, the count never
-    moves, and the start is dead. Where one shows, the search over whole cards
-    decides. (A region of 281,664 whole-card positions where the foundations
-    never moved is such a plateau.)"""
+    on top, every other card keyed by its rank class alone:
+
+    * one that shows a card a foundation takes proves the start alive: the
+      foundations hold the start's count there, and the card goes home;
+    * where spaces are never filled (Les Quatre Coins) and neither kind ever
+      shows, the plateau is all that is reachable: no card goes home, none
+      leaves a foundation, the count never moves, and the start is dead (a
+      region of 281,664 whole-card positions where the foundations never moved
+      is such a plateau: 740 class positions);
+    * otherwise the search over whole cards decides.
+
+    The class keys begin with the separator of the empty waste, never with the
+    heights the whole-card keys begin with: both kinds share a context's
+    remembered dead keys without meeting."""
     heights = search.start(rules, state)[0]
     gives, takes = search.foundation_options(heights)
+    shape = ClassMoves(search.spaces, search.spaces, "")
+    wanted = frozenset(takes)
+    home = ClassSearch(rules, shape, rules.card_classes(wanted), wanted, state.base)
+    dead, seen = yield from class_exhaust(home, state, slice_s, set())
+    if not dead:
+        return False, seen
+    if search.spaces:
+        return None, seen
     flagged = set(takes)
     for c, _ in gives:
         flagged.update(search.onto[c])
-    wanted = frozenset(flagged)
-    classes = ClassSearch(rules, ClassMoves(False, False, ""), rules.card_classes(wanted), wanted,
-                          state.base)
-    # its keys begin with the (empty) waste's separator, never with the heights of
-    # this module's keys: both kinds share the remembered dead keys of a context
+    if flagged == set(takes):
+        return True, seen
+    either = frozenset(flagged)
+    classes = ClassSearch(rules, shape, rules.card_classes(either), either, state.base)
     dead, seen = yield from class_exhaust(classes, state, slice_s, known_dead)
-    return seen if dead else None
+    return (True if dead else None), seen
 
 
 def movable_exhaust(search: MovableSearch, rules: Rules, state: State, slice_s: float,
@@ -294,10 +310,9 @@ def movable_exhaust(search: MovableSearch, rules: Rules, state: State, slice_s: 
     shallowest card a foundation takes lies under the fewest cards, then the
     oldest. (On the hard positions of random Les Quatre Coins games this order
     needed a fifth of the time of the shallowest-card order alone.)"""
-    if not search.spaces:
-        still = yield from plateau(search, rules, state, slice_s, known_dead)
-        if still is not None:
-            return True, still
+    verdict, keys = yield from plateau(search, rules, state, slice_s, known_dead)
+    if verdict is not None:
+        return verdict, keys
     first = search.start(rules, state)
     seen: set[bytes] = {key(first)}
     heap: list[tuple[int, int, Position]] = [(0, 0, first)]
