@@ -42,7 +42,11 @@ moves like any other, compares whole cards (only a second deck's copy is the
 same card), and calls a position alive only when it reaches a move that puts a
 card from outside the foundations onto one while the foundations hold at least as
 many cards as at the start: the count can then exceed the start's. Cards taken
-down and played back only restore it.
+down and played back only restore it. That search runs on bytes (:mod:`.deadmovable`,
+``Rules.movable_moves``), keys a suit's two foundations as one node when they hold
+each rank once (Les Quatre Coins), and searches the start's plateau (the positions
+reached by moves between piles alone) first by card class, which decides most
+positions there: see that module.
 
 Where a variant's play with the stock spent fits ``Rules.class_moves`` the same
 search runs on class bytes alone (:mod:`.deadsearch`): the same keys, the same

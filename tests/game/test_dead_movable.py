@@ -56,7 +56,7 @@ def endgame_positions(variant: str, seed: int, count: int) -> list[State]:
 
 def synthetic_positions(variant: str, seed: int, count: int) -> list[State]:
     """Endgames dealt at random (any foundation heights, the other cards shuffled
-    onto the piles): in Les Quatre Coins half the suits hold each rank once on
+    onto the piles): in Les Quatre Coins up to two suits hold each rank once on
     their two foundations, which random play rarely reaches."""
     rng = random.Random(f"{variant}-synthetic-{seed}")
     rules = RULES[variant]
@@ -69,10 +69,9 @@ def synthetic_positions(variant: str, seed: int, count: int) -> list[State]:
         piles: list[tuple[int, ...]] = [()] * len(rules.names)
         rest = [c for c in range(52)] * rules.spec.decks
         heights = [rng.randrange(0, 14) for _ in seqs]
-        if variant == LQC:
-            for suit in range(4):
-                if rng.random() < 0.5:
-                    heights[4 + suit] = 13 - heights[suit]
+        if variant == LQC:  # up to two full suits: a node of 14 x 14 positions at most
+            for suit in rng.sample(range(4), rng.randrange(0, 3)):
+                heights[4 + suit] = 13 - heights[suit]
         for j, seq in enumerate(seqs):
             piles[rules.f0 + j] = tuple(seq[:heights[j]])
             for c in seq[:heights[j]]:
