@@ -27,8 +27,10 @@ import statistics
 import sys
 import time
 from dataclasses import dataclass, field
+from typing import TextIO
 
 from server.game import dead, engine
+from server.game.moves import Move
 from server.game.state import State
 from server.game.variants import Rules, get_rules, variant_ids
 
@@ -87,6 +89,7 @@ class Game:
     slowest_s: float = 0.0  # the slowest status answer of the game
     plain_region: int = 0  # the plain search's count for the first dead position
     plain_s: float = 0.0  # and its time
+    undecided: int = 0  # searches still running when their budget (--budget) ran out
 
 
 @dataclass
@@ -105,6 +108,7 @@ class Tally:
             "late": sum(g.late for g in self.games),
             "wrong": sum(g.wrong for g in self.games),
             "alive_unverified": sum(g.unverified for g in self.games),
+            "undecided": sum(g.undecided for g in self.games),
         }
         if regions:
             out["region_median"] = statistics.median(regions)
@@ -128,8 +132,22 @@ def _pct(xs: list[int] | list[float], q: float) -> float:
     return xs[min(len(xs) - 1, int(q * len(xs)))]
 
 
+def decide(state: State, moves: list[Move], budget_s: float) -> bool | None:
+    """The engine's dead search, given ``budget_s`` seconds of CPU at most: None
+    when it has not finished by then (counted as undecided: the target is none)."""
+    steps = engine.dead_search_steps(state, moves, 0.05)
+    started = time.process_time()
+    try:
+        while time.process_time() - started < budget_s:
+            next(steps)
+    except StopIteration as done:
+        return bool(done.value)
+    return None
+
+
 def play_one(variant: str, rng: random.Random, max_moves: int, alive_limit: int,
-             check_dead: bool, keep_home: bool = False) -> Game:
+             check_dead: bool, keep_home: bool = False, budget_s: float = 1e9,
+             slow_log: TextIO | None = None, slow_s: float = 1e9) -> Game:
     deal = str(rng.randrange(DEAL_LOW, DEAL_HIGH))
     rules = get_rules(variant)
     engine.clear_caches()  # every game as in a fresh process: no help from earlier games
@@ -137,9 +155,19 @@ def play_one(variant: str, rng: random.Random, max_moves: int, alive_limit: int,
     game = Game(deal, [], engine.IN_PROGRESS)
     for _ in range(max_moves + 1):
         t = time.perf_counter()
-        status, moves = engine.status_and_moves(state)
+        status, moves, search = engine.status_before_search(state)
+        verdict: bool | None = False
+        if search:
+            verdict = decide(state, moves, budget_s)
+            game.undecided += verdict is None
+            if verdict:
+                status, moves = engine.DEAD, []
         took = time.perf_counter() - t
         game.slowest_s = max(game.slowest_s, took)
+        if slow_log is not None and (took >= slow_s or verdict is None):
+            slow_log.write(json.dumps({"variant": variant, "deal": deal, "moves": " ".join(game.moves),
+                                       "verdict": verdict, "ms": round(1000 * took, 1)}) + "\n")
+            slow_log.flush()
         settled = not rules.can_draw_or_redeal(state)
         if status == engine.DEAD:
             if check_dead:
@@ -180,7 +208,19 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--golden", type=int, default=0, help="print the N largest dead regions found")
     p.add_argument("--keep-home", action="store_true",
                    help="random play never moves a card off a foundation (where a variant allows it)")
+    p.add_argument("--budget", type=float, default=1e9,
+                   help="seconds of CPU a dead search may take before it counts as undecided")
+    p.add_argument("--slow-log", default="", help="append every answer slower than --slow-ms "
+                   "(and every undecided one) to this file as JSON lines: variant, deal, moves")
+    p.add_argument("--slow-ms", type=float, default=100.0)
     args = p.parse_args(argv)
+    if not args.slow_log:
+        return run(args, None)
+    with open(args.slow_log, "a") as slow_log:
+        return run(args, slow_log)
+
+
+def run(args: argparse.Namespace, slow_log: TextIO | None) -> int:
     variants = [v for v in args.variants.split(",") if v] or list(variant_ids())
     for variant in variants:
         rng = random.Random(f"{args.seed}:{variant}")
@@ -188,7 +228,8 @@ def main(argv: list[str] | None = None) -> int:
         started = time.perf_counter()
         for k in range(args.games):
             tally.games.append(play_one(variant, rng, args.max_moves, args.alive_check,
-                                        k % args.check_every == 0, args.keep_home))
+                                        k % args.check_every == 0, args.keep_home, args.budget,
+                                        slow_log, args.slow_ms / 1000))
         summary = tally.summary()
         summary["variant"] = variant
         summary["seconds"] = round(time.perf_counter() - started, 1)

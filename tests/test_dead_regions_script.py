@@ -5,10 +5,13 @@ otherwise do until the move cap."""
 from __future__ import annotations
 
 import importlib.util
+import json
 import random
 import sys
 from pathlib import Path
 from types import ModuleType
+
+from server.game import engine
 
 SCRIPT = Path(__file__).resolve().parent.parent / "scripts" / "dead_regions.py"
 
@@ -35,3 +38,23 @@ def test_keep_home_random_play_never_moves_a_foundation_card() -> None:
     rng = random.Random(5)
     free = [script.play_one("fortunes-favor", rng, 300, 0, False) for _ in range(20)]
     assert sum(takebacks(g.moves) for g in free) > 0  # the rules allow it; plain random play does it
+
+
+def test_a_search_past_its_budget_counts_as_undecided_and_is_logged(tmp_path: Path) -> None:
+    script = load_script()
+    log = tmp_path / "slow.jsonl"
+    with log.open("a") as out:
+        game = script.play_one("four-seasons", random.Random(3), 2000, 0, False, budget_s=0.0,
+                               slow_log=out, slow_s=1e9)
+    lines = log.read_text().splitlines()
+    # a budget of nothing leaves every search unfinished: each is counted, and logged
+    assert game.undecided > 0 and len(lines) == game.undecided
+    entry = json.loads(lines[0])
+    assert entry["verdict"] is None and entry["variant"] == "four-seasons"
+    state = engine.new_game("four-seasons", entry["deal"])
+    for text in entry["moves"].split():
+        state = engine.play(state, text)
+    assert engine.status_before_search(state)[2]  # the logged position is one that needs a search
+    with log.open("a") as out:
+        again = script.play_one("four-seasons", random.Random(3), 2000, 0, False, slow_log=out)
+    assert again.undecided == 0 and again.outcome == "dead"

@@ -42,7 +42,11 @@ moves like any other, compares whole cards (only a second deck's copy is the
 same card), and calls a position alive only when it reaches a move that puts a
 card from outside the foundations onto one while the foundations hold at least as
 many cards as at the start: the count can then exceed the start's. Cards taken
-down and played back only restore it.
+down and played back only restore it. That search runs on bytes (:mod:`.deadmovable`,
+``Rules.movable_moves``), keys a suit's two foundations as one node when they hold
+each rank once (Les Quatre Coins), and searches the start's plateau (the positions
+reached by moves between piles alone) first by card class, which decides most
+positions there: see that module.
 
 Where a variant's play with the stock spent fits ``Rules.class_moves`` the same
 search runs on class bytes alone (:mod:`.deadsearch`): the same keys, the same
@@ -60,6 +64,7 @@ from collections.abc import Generator
 from time import perf_counter
 from typing import Final
 
+from .deadmovable import MovableSearch, movable_exhaust
 from .deadsearch import ClassSearch, class_exhaust
 from .moves import Move
 from .state import State
@@ -187,6 +192,11 @@ def exhaust(rules: Rules, state: State, wanted: frozenset[int], moves: list[Move
     ``known_dead`` are not entered. Memory: one key and at most one queued
     position (with its class piles, short bytes) per position of the region."""
     movable = rules.spec.foundation_moves
+    floor = rules.foundation_cards(state)  # movable foundations: the count to beat
+    moving = rules.movable_moves(state.base) if movable else None
+    if moving is not None and MovableSearch.fits(rules, moving):  # on bytes (deadmovable.py)
+        searcher = MovableSearch(rules, moving, state.base, floor)
+        return (yield from movable_exhaust(searcher, rules, state, slice_s, known_dead))
     table = plain_classes() if movable else rules.card_classes(wanted)
     shape = None if movable else rules.class_moves()
     if shape is not None:  # the same search on class bytes alone (deadsearch.py)
@@ -195,7 +205,6 @@ def exhaust(rules: Rules, state: State, wanted: frozenset[int], moves: list[Move
     marks = wanted_marks(wanted)
     kept, loose = rules.dead_places()
     places, fixed = kept + loose, len(kept)
-    floor = rules.foundation_cards(state)  # movable foundations: the count to beat
     first = class_piles(state, places, table)
     seen: set[bytes] = {_key(rules, state, first, fixed, movable)}
     # a queued position carries its class piles, so a successor's key

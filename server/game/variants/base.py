@@ -85,6 +85,21 @@ class ClassMoves(NamedTuple):
     must_fill: bool = False  # an emptied pile must be filled next while a source lasts (1883)
 
 
+class MovableMoves(NamedTuple):
+    """How a variant whose foundation cards move (``VariantSpec.foundation_moves``)
+    plays once its stock is spent, in the terms of the movable dead search
+    (:mod:`..deadmovable`): each foundation holds a fixed sequence of cards, so its
+    height fixes its cards (``sequences[j]``: foundation j's cards bottom first);
+    a card goes onto a foundation where it is the next of its sequence, a
+    foundation's top card onto a tableau top it may be built on
+    (``Rules.may_build_on``), or onto another foundation where it is the next; a
+    top card of the waste or the tableau onto a tableau top it may be built on;
+    and, with ``spaces``, any of these cards into an empty tableau pile."""
+
+    sequences: tuple[bytes, ...]
+    spaces: bool
+
+
 class Rules:
     """The rules of one variant. Subclasses implement the family's behaviour.
 
@@ -232,6 +247,12 @@ class Rules:
         """The variant's play with the stock spent, for the class-level dead
         search; None where its rules say more than :class:`ClassMoves` can (the
         search then plays the engine's own moves)."""
+        return None
+
+    def movable_moves(self, base: int) -> MovableMoves | None:
+        """The variant's play with the stock spent where foundation cards move,
+        for the movable dead search; None where its rules say more than
+        :class:`MovableMoves` can (the search then plays the engine's own moves)."""
         return None
 
     def dead_places(self) -> tuple[list[int], list[int]]:

@@ -19,7 +19,7 @@ from ..deals import deal_order, shuffled_array
 from ..moves import DRAW, Move
 from ..state import STOCK, WASTE, Pile, State
 from . import layouts
-from .base import ClassMoves, Rules
+from .base import ClassMoves, MovableMoves, Rules
 
 
 class CrossRules(Rules):
@@ -235,6 +235,15 @@ class CrossRules(Rules):
             return ClassMoves(spec.cell_fill, spec.cell_fill, self._refill_kind())
         return ClassMoves(spec.space_fill != "waste", True, self._refill_kind(), spec.runs,
                           spec.space_fill == "must-fill")
+
+    def movable_moves(self, base: int) -> MovableMoves | None:
+        spec = self.spec
+        if (not spec.foundation_moves or spec.runs or spec.centre_cell or spec.build == "cells"
+                or spec.space_fill != "any" or spec.deal_style == "corners-pysol"):
+            return None
+        # f1..f4 are clubs, spades, hearts, diamonds, each up from the base rank round the corner
+        return MovableMoves(tuple(bytes(s * 13 + (base - 1 + i) % 13 for i in range(13))
+                                  for s in range(4)), True)
 
     def _refill_kind(self) -> str:
         return {"auto": "every", "waste-auto": "source"}.get(self.spec.space_fill, "")

@@ -26,7 +26,7 @@ from ..cards import card_text
 from ..deals import deal_order
 from ..moves import DEAL_ONE, REDEAL, Move
 from ..state import STOCK, Pile, State
-from .base import ClassMoves, VariantSpec
+from .base import ClassMoves, MovableMoves, VariantSpec
 from .corner_stones import CornerStonesRules
 
 ROUND = 12
@@ -73,6 +73,12 @@ class QuatreCoinsRules(CornerStonesRules):
 
     def class_moves(self) -> ClassMoves | None:
         return None  # foundation cards move: the search keys whole cards and heights (dead.py)
+
+    def movable_moves(self, base: int) -> MovableMoves | None:
+        # f1..f4: clubs, spades, hearts, diamonds up from the Ace; f5..f8 the same suits
+        # down from the King; spaces are never filled
+        ups = tuple(bytes(s * 13 + i for i in range(13)) for s in range(4))
+        return MovableMoves(ups + tuple(seq[::-1] for seq in ups), False)
 
     # -- foundations -----------------------------------------------------------
     def _fits(self, f: Pile, b: int, c: int) -> bool:

@@ -1,0 +1,150 @@
+"""The movable-foundation dead search (server/game/deadmovable.py) against the
+engine: from random positions with the stock spent, its successor keys are the
+keys of the engine's ``legal_moves`` + ``apply`` over every split of the
+position's node (a suit's two foundations holding each rank once are one node),
+and it sees a card from outside able to go home at the start's count exactly
+where the engine offers such a move in one of the node's positions."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from server.game import dead, deadmovable, engine
+from server.game.deadmovable import MovableSearch
+from server.game.state import WASTE, State
+from server.game.variants import RULES, Rules
+from tests.game.helpers import build, fresh_engine_caches, plain_dead
+
+MOVABLE = ("simplicity-pysol", "les-quatre-coins-pysol")
+LQC = "les-quatre-coins-pysol"
+
+
+def test_both_movable_variants_use_the_bytes_search_and_no_other_does() -> None:
+    for variant, rules in RULES.items():
+        shape = rules.movable_moves(1)
+        if variant in MOVABLE:
+            assert shape is not None and MovableSearch.fits(rules, shape)
+        else:
+            assert shape is None
+
+
+def endgame_positions(variant: str, seed: int, count: int) -> list[State]:
+    """Positions met in random play once the stock can bring nothing new (the
+    deal and the stock are hurried along, so every game reaches its endgame)."""
+    rng = random.Random(f"{variant}-{seed}")
+    rules = RULES[variant]
+    out: list[State] = []
+    while len(out) < count:
+        s = engine.new_game(variant, str(rng.randrange(1, 10**12)))
+        for _ in range(900):
+            if len(out) == count:
+                break
+            moves = rules.legal_moves(s)
+            if not moves:
+                break
+            stock = [m for m in moves if m.kind != "move"]
+            if not rules.can_draw_or_redeal(s):
+                out.append(s)
+            elif stock and rng.random() < 0.6:
+                s = rules.apply(s, rng.choice(stock))
+                continue
+            s = rules.apply(s, rng.choice(moves))
+    return out
+
+
+def synthetic_positions(variant: str, seed: int, count: int) -> list[State]:
+    """Endgames dealt at random (any foundation heights, the other cards shuffled
+    onto the piles): in Les Quatre Coins up to two suits hold each rank once on
+    their two foundations, which random play rarely reaches."""
+    rng = random.Random(f"{variant}-synthetic-{seed}")
+    rules = RULES[variant]
+    out: list[State] = []
+    for _ in range(count):
+        base = rng.randrange(1, 14) if variant != LQC else 0
+        shape = rules.movable_moves(base)
+        assert shape is not None
+        seqs = shape.sequences
+        piles: list[tuple[int, ...]] = [()] * len(rules.names)
+        rest = [c for c in range(52)] * rules.spec.decks
+        heights = [rng.randrange(0, 14) for _ in seqs]
+        if variant == LQC:  # up to two full suits: a node of 14 x 14 positions at most
+            for suit in rng.sample(range(4), rng.randrange(0, 3)):
+                heights[4 + suit] = 13 - heights[suit]
+        for j, seq in enumerate(seqs):
+            piles[rules.f0 + j] = tuple(seq[:heights[j]])
+            for c in seq[:heights[j]]:
+                rest.remove(c)
+        rng.shuffle(rest)
+        places = list(rules.tableau_range) + ([WASTE] if variant != LQC else [])
+        for c in rest:
+            i = rng.choice(places)
+            piles[i] = piles[i] + (c,)
+        for i in rng.sample(list(rules.tableau_range), rng.randrange(0, 4)):
+            piles[i] = ()  # a few spaces (their cards leave the game: the test needs no full deck)
+        out.append(State(variant, tuple(piles), base, redeals=rules.spec.passes - 1))
+    return out
+
+
+def node(rules: Rules, s: State) -> list[State]:
+    """The positions reached from ``s`` by moves between foundations alone."""
+    out, todo, seen = [s], [s], {s.piles}
+    while todo:
+        t = todo.pop()
+        for m in rules.legal_moves(t):
+            if m.src[0] == "f" and m.dst[0] == "f":
+                nxt = rules.apply(t, m)
+                if nxt.piles not in seen:
+                    seen.add(nxt.piles)
+                    out.append(nxt)
+                    todo.append(nxt)
+    return out
+
+
+def key_of(rules: Rules, search: MovableSearch, s: State) -> bytes:
+    return deadmovable.key(search.start(rules, s))
+
+
+@pytest.mark.parametrize("variant", MOVABLE)
+def test_successors_are_the_engines(variant: str) -> None:
+    rules = RULES[variant]
+    positions = endgame_positions(variant, 16, 200) + synthetic_positions(variant, 16, 200)
+    merged = 0
+    for s in positions:
+        shape = rules.movable_moves(s.base)
+        assert shape is not None
+        members = node(rules, s)
+        merged += len(members) > 1
+        # floor out of reach: every successor is listed, none ends the list early
+        everything = MovableSearch(rules, shape, s.base, 10**6)
+        own = key_of(rules, everything, s)
+        assert all(key_of(rules, everything, t) == own for t in members)
+        found, nexts = everything.successors(everything.start(rules, s))
+        assert not found
+        ours = {deadmovable.key(p) for p in nexts} - {own}
+        theirs = {key_of(rules, everything, rules.apply(t, m)) for t in members
+                  for m in rules.legal_moves(t) if not (m.src[0] == "f" and m.dst[0] == "f")} - {own}
+        assert ours == theirs
+        at_start = MovableSearch(rules, shape, s.base, rules.foundation_cards(s))
+        found, _ = at_start.successors(at_start.start(rules, s))
+        assert found == any(dead.raises_count(m) for t in members for m in rules.legal_moves(t))
+    if variant == LQC:
+        assert merged > 0  # the test met nodes of more than one position
+
+
+def test_a_full_suit_is_one_node_whichever_way_it_is_split() -> None:
+    rules = RULES[LQC]
+    split = [build(LQC, {"f1": "AC 2C 3C", "f5": "KC QC JC TC 9C 8C 7C 6C 5C 4C", "t1": "5H"},
+                   redeals=2),
+             build(LQC, {"f1": "AC 2C 3C 4C 5C 6C 7C 8C 9C TC JC QC KC", "t1": "5H"}, redeals=2)]
+    shape = rules.movable_moves(0)
+    assert shape is not None
+    search = MovableSearch(rules, shape, 0, 13)
+    assert key_of(rules, search, split[0]) == key_of(rules, search, split[1])
+    # any club of the second deck goes home from there: the split that wants it is one move away
+    for card in ("7C", "KC", "AC"):
+        s = build(LQC, {"f1": "AC 2C 3C", "f5": "KC QC JC TC 9C 8C 7C 6C 5C 4C", "t1": "5H " + card},
+                  redeals=2)
+        with fresh_engine_caches():
+            assert engine.status(s) == engine.IN_PROGRESS and plain_dead(s) is False
