@@ -102,6 +102,10 @@ def check_illegal_moves(trace: Trace, rng: random.Random, states: int = 40, per_
     rules = get_rules(trace.variant)
     pool = [str(m) for m in candidate_moves(rules)] + FOREIGN
     for state in rng.sample(trace.states, min(states, len(trace.states))):
+        if rules.spec.foundation_moves and engine.status_before_search(state)[2]:
+            # where foundation cards move, some dead-position searches still run
+            # for minutes (issue 16, docs/benchmarks.md): not this test's subject
+            continue
         legal = {str(m) for m in engine.legal_moves(state)}
         over = engine.status(state) != engine.IN_PROGRESS
         for text in rng.sample(pool, per_state):
