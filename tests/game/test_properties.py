@@ -34,7 +34,14 @@ from server.game.engine import GameOver, IllegalMove, play
 from server.game.moves import Move, parse
 from server.game.state import State
 from server.game.variants import get_rules
-from tests.game.helpers import ALL_VARIANTS, Trace, candidate_moves, fresh_engine_caches, random_game
+from tests.game.helpers import (
+    ALL_VARIANTS,
+    Trace,
+    candidate_moves,
+    fresh_engine_caches,
+    random_game,
+    slow_to_judge,
+)
 
 DEALS = st.one_of(
     st.integers(1, LC_LIMIT - 1),
@@ -102,10 +109,8 @@ def check_illegal_moves(trace: Trace, rng: random.Random, states: int = 40, per_
     rules = get_rules(trace.variant)
     pool = [str(m) for m in candidate_moves(rules)] + FOREIGN
     for state in rng.sample(trace.states, min(states, len(trace.states))):
-        if rules.spec.foundation_moves and engine.status_before_search(state)[2]:
-            # where foundation cards move, some dead-position searches still run
-            # for minutes (issue 16, docs/benchmarks.md): not this test's subject
-            continue
+        if slow_to_judge(state):
+            continue  # not this test's subject (see the helper)
         legal = {str(m) for m in engine.legal_moves(state)}
         over = engine.status(state) != engine.IN_PROGRESS
         for text in rng.sample(pool, per_state):
