@@ -4,25 +4,12 @@ otherwise do until the move cap."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import random
-import sys
 from pathlib import Path
-from types import ModuleType
 
 from server.game import engine
-
-SCRIPT = Path(__file__).resolve().parent.parent / "scripts" / "dead_regions.py"
-
-
-def load_script() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("dead_regions_script", SCRIPT)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
+from tests.script_support import load_script
 
 
 def takebacks(moves: list[str]) -> int:
@@ -30,7 +17,7 @@ def takebacks(moves: list[str]) -> int:
 
 
 def test_keep_home_random_play_never_moves_a_foundation_card() -> None:
-    script = load_script()
+    script = load_script("dead_regions")
     rng = random.Random(5)
     kept = [script.play_one("fortunes-favor", rng, 2000, 0, False, True) for _ in range(20)]
     assert all(takebacks(g.moves) == 0 for g in kept)
@@ -41,7 +28,7 @@ def test_keep_home_random_play_never_moves_a_foundation_card() -> None:
 
 
 def test_a_search_past_its_budget_counts_as_undecided_and_is_logged(tmp_path: Path) -> None:
-    script = load_script()
+    script = load_script("dead_regions")
     log = tmp_path / "slow.jsonl"
     with log.open("a") as out:
         game = script.play_one("four-seasons", random.Random(3), 2000, 0, False, budget_s=0.0,

@@ -4,26 +4,14 @@ family's capacity test off (the search then cuts nothing in four-seasons)."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
 from pathlib import Path
-from types import ModuleType
 
-SCRIPT = Path(__file__).resolve().parent.parent / "scripts" / "winrates.py"
-
-
-def load_script() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("winrates_script", SCRIPT)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
+from tests.script_support import load_script
 
 
 def test_first_numbers_and_no_capacity(tmp_path: Path) -> None:
-    script = load_script()
+    script = load_script("winrates")
     assert script.main(["run", "--variants", "four-seasons", "--runs", "2:300",
                         "--out", str(tmp_path / "a.jsonl"), "--first-numbers"]) == 0
     lines = [json.loads(x) for x in (tmp_path / "a.jsonl").read_text().splitlines()]

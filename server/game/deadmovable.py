@@ -47,7 +47,7 @@ from collections.abc import Generator
 from time import perf_counter
 from typing import Final
 
-from .deadsearch import ClassSearch, class_exhaust
+from .deadsearch import ClassSearch, class_exhaust, shallowest
 from .state import WASTE, State
 from .variants import Rules
 from .variants.base import ClassMoves, MovableMoves
@@ -241,15 +241,7 @@ def _targets(ys: list[int], by_top: dict[int, list[int]], piles: list[bytes], i:
 def cover(pos: Position, marks: bytes) -> int:
     """How many cards lie on the shallowest card ``marks`` marks (1,000: none)."""
     _, waste, piles = pos
-    best = 1_000
-    at = waste.translate(marks).rfind(1)
-    if at >= 0:
-        best = len(waste) - 1 - at
-    for p in piles:
-        at = p.translate(marks).rfind(1)
-        if at >= 0 and len(p) - 1 - at < best:
-            best = len(p) - 1 - at
-    return best
+    return shallowest(waste, piles, marks)
 
 
 def key(pos: Position) -> bytes:

@@ -239,6 +239,12 @@ def key(pos: Position) -> bytes:
 def cover(pos: Position, marks: bytes) -> int:
     """How many cards lie on the shallowest wanted card (1,000: none)."""
     waste, piles, _ = pos
+    return shallowest(waste, piles, marks)
+
+
+def shallowest(waste: bytes, piles: list[bytes], marks: bytes) -> int:
+    """How many cards lie on the shallowest card ``marks`` marks (1,000: none),
+    in the waste and the piles, as bytes of cards or classes."""
     best = 1_000
     at = waste.translate(marks).rfind(1)
     if at >= 0:

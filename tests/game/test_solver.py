@@ -199,11 +199,9 @@ def test_budget_spent_is_unknown_and_larger_budgets_extend_smaller_ones() -> Non
 
 
 # -- losses are proofs --------------------------------------------------------------
-def _random_small_position(variant: str, rng: random.Random, left: int) -> State:
-    """A position with ``left`` cards off the foundations, dealt at random to the
-    tableau, waste and a short stock (Corners: one card per cell)."""
-    rules = RULES[variant]
-    spec = rules.spec
+def off_foundations(rng: random.Random, left: int) -> tuple[int, list[int], list[int]]:
+    """A random base rank, foundation heights with ``left`` cards missing in
+    all, and the missing cards (shuffled)."""
     base = rng.randint(1, 13)
     height = [13] * 4
     for _ in range(left):
@@ -211,6 +209,15 @@ def _random_small_position(variant: str, rng: random.Random, left: int) -> State
         height[s] -= 1
     rest = [s * 13 + (base - 1 + k) % 13 for s in range(4) for k in range(height[s], 13)]
     rng.shuffle(rest)
+    return base, height, rest
+
+
+def _random_small_position(variant: str, rng: random.Random, left: int) -> State:
+    """A position with ``left`` cards off the foundations, dealt at random to the
+    tableau, waste and a short stock (Corners: one card per cell)."""
+    rules = RULES[variant]
+    spec = rules.spec
+    base, height, rest = off_foundations(rng, left)
     n_stock = rng.choice([0, 0, 0, 2, 3])
     stock, rest = rest[:n_stock], rest[n_stock:]
     keep = rng.randint(2, 6)

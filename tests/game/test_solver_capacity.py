@@ -18,7 +18,7 @@ from server.game.solver.reference import exhaustive
 from server.game.state import State
 from server.game.variants import RULES
 
-from .test_solver import cross_position
+from .test_solver import cross_position, off_foundations
 
 
 def _rise(c: tuple[int, ...], wrap: bool) -> int:
@@ -59,13 +59,7 @@ def run_position(variant: str, rng: random.Random, left: int) -> State:
     are runs (as in every game played from the deal), most of the rest in
     the waste, a few in the stock."""
     spec = RULES[variant].spec
-    base = rng.randint(1, 13)
-    height = [13] * 4
-    for _ in range(left):
-        s = rng.choice([k for k in range(4) if height[k] > 0])
-        height[s] -= 1
-    rest = [s * 13 + (base - 1 + k) % 13 for s in range(4) for k in range(height[s], 13)]
-    rng.shuffle(rest)
+    base, height, rest = off_foundations(rng, left)
     on = CrossModel(cross_position(variant, base, [13] * 4, [])).on
     piles: list[list[int]] = [[] for _ in range(spec.tableau)]
     for p in piles:
