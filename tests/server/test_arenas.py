@@ -72,6 +72,12 @@ async def paired(bots: list[Bot]) -> str:
     return codes.pop()
 
 
+async def resign_all(bots: list[Bot]) -> None:
+    for bot in bots:
+        bot.seq += 1
+        await bot.send({"t": "resign", "seq": bot.seq})
+
+
 async def test_two_players_are_paired_score_and_are_paired_again_with_a_new_deal(
         make_server: ServerFactory, rdb: aioredis.Redis) -> None:
     app = await arena_server(make_server)
@@ -91,9 +97,7 @@ async def test_two_players_are_paired_score_and_are_paired_again_with_a_new_deal
             if choice is None:
                 break
             await mover.move(choice)
-        for bot in bots:
-            bot.seq += 1
-            await bot.send({"t": "resign", "seq": bot.seq})
+        await resign_all(bots)
         results = await asyncio.gather(*(b.expect("results") for b in bots))
         ranking = results[0]["ranking"]
         assert results[0]["arena"] == arena and results[0]["deal"] is None  # the round's deal stays secret
@@ -280,9 +284,7 @@ async def test_the_leak_scan_over_an_arena_flow(make_server: ServerFactory, rdb:
         await watcher.send({"t": "watch", "code": code})
         await watcher.expect("watching")
         await asyncio.gather(*(b.play(15) for b in bots))
-        for bot in bots:
-            bot.seq += 1
-            await bot.send({"t": "resign", "seq": bot.seq})
+        await resign_all(bots)
         await asyncio.gather(*(b.expect("results") for b in bots))
         await watcher.expect("results")
         for bot in bots:
@@ -445,9 +447,7 @@ async def test_a_member_who_leaves_after_a_race_and_joins_again_is_paired_again(
         code = await paired(bots)
         await bots[0].send({"t": "arena_leave"})
         await bots[0].expect("arena", member=False)
-        for bot in bots:
-            bot.seq += 1
-            await bot.send({"t": "resign", "seq": bot.seq})
+        await resign_all(bots)
         await asyncio.gather(*(b.expect("results") for b in bots))
         with pytest.raises(TimeoutError):  # only one member is left: nobody is paired
             await bots[1].expect("joined", timeout=0.5)
