@@ -13,6 +13,8 @@ Modules, one idea each:
 * :mod:`.deadlock` - sound loss detectors;
 * :mod:`.capacity` - the cross family's capacity test: a waste card must come
   back to the top, and the tableau must then hold what cannot be home yet;
+* :mod:`.stockbound` - the cross family's abstract game: only the waste, the
+  stock and the foundations, searched exhaustively with memories;
 * :mod:`.portfolio` - the stages, the budget split and the replay check;
 * :mod:`.reference` - a plain exhaustive search on the engine itself, with
   no pruning at all, to cross-check the fast one.

@@ -34,6 +34,7 @@ from ..variants import RULES
 from ..variants.base import VariantSpec
 from .capacity import capacity_lost, piles_are_runs
 from .deadlock import corners_endgame_dead, cross_dead
+from .stockbound import LOST_T, StockBound
 
 FND, TAB, DRAW, REDEAL = 0, 1, 2, 3
 WASTE, STOCK = -1, -2
@@ -51,6 +52,10 @@ CrossMove = tuple[int, ...]
 #                  (czarina, corners)
 #   never        - four-seasons-1883: the gap obligation makes any card a possible filler
 SAFE_ALWAYS, SAFE_STOCK_EMPTY, SAFE_NO_REFILL, SAFE_NEVER = 0, 1, 2, 3
+# The abstract game's limits (stockbound.py): new triples one test may expand,
+# and triples remembered in all (about 100 bytes each)
+ABSTRACT_ALLOWANCE = 20_000
+ABSTRACT_LIMIT = 4_000_000
 
 
 def safe_policy(spec: VariantSpec) -> int:
@@ -67,7 +72,8 @@ class CrossModel:
     """A cross-family position that plays and undoes moves in place."""
 
     def __init__(self, state: State, *, safe_moves: bool = True, prune: bool = True,
-                 detectors: bool = True, greedy: bool = False, capacity: bool = True) -> None:
+                 detectors: bool = True, greedy: bool = False, capacity: bool = True,
+                 abstract: bool = True) -> None:
         rules = RULES[state.variant]
         spec = rules.spec
         self.spec = spec
@@ -113,6 +119,14 @@ class CrossModel:
         self.capacity = (capacity and not self.cells
                          and piles_are_runs(self.piles, self.on))
         self.capacity_seen: dict[tuple[int, int, int], bool] = {}
+        # the abstract game (see stockbound.py): from the last pass on, where
+        # piles are runs and the stock never goes straight into the tableau
+        self.bound: StockBound | None = None
+        if (abstract and self.capacity and not self.auto and not self.must_fill
+                and self.redeals >= self.max_redeals):
+            self.bound = StockBound(self.waste + self.stock[::-1], self.rel, self.tn,
+                                    self.wrap_runs, self.total, ABSTRACT_ALLOWANCE,
+                                    ABSTRACT_LIMIT)
 
     # -- rules ---------------------------------------------------------------
     def _builds_on(self, c: int, t: int) -> bool:
@@ -160,6 +174,12 @@ class CrossModel:
         if self.redeals < self.max_redeals:
             return False
         if self.capacity and self.capacity_lost():
+            return True
+        bound = self.bound
+        # after a move inside the tableau the triple is the parent's, which
+        # was searched already (the bound is off where a refill could follow)
+        if (bound is not None and self.last == _NO_LAST
+                and bound.decide(self.removed, len(self.stock), self.fcount) == LOST_T):
             return True
         if not self.detectors:
             return False

@@ -67,14 +67,15 @@ class SolveResult:
 
 
 def make_model(state: State, *, streamlined: bool = False, sound_extras: bool = True,
-               detectors: bool = True, capacity: bool = True) -> Model:
+               detectors: bool = True, capacity: bool = True, abstract: bool = True) -> Model:
     """The family's model for ``state``.
 
     ``streamlined`` selects the incomplete stage-1 behaviour. With
     ``sound_extras`` off the model keeps every legal move apart from the
     engine's own symmetric duplicates and plays no safe moves; ``detectors``
-    switches the loss detectors and ``capacity`` the cross family's capacity
-    test (:mod:`.capacity`; these switches exist for cross-checks and for
+    switches the loss detectors, ``capacity`` the cross family's capacity
+    test (:mod:`.capacity`) and ``abstract`` its abstract game
+    (:mod:`.stockbound`; these switches exist for cross-checks and for
     measuring what each technique buys).
     """
     rules = RULES[state.variant]
@@ -86,7 +87,8 @@ def make_model(state: State, *, streamlined: bool = False, sound_extras: bool = 
     if family == "cross":
         return CrossModel(state, safe_moves=sound_extras, prune=sound_extras,
                           detectors=detectors, greedy=streamlined,
-                          capacity=capacity and sound_extras)
+                          capacity=capacity and sound_extras,
+                          abstract=abstract and sound_extras)
     if family == "corner-stones":
         return CornerStonesModel(state, safe_moves=sound_extras, prune=sound_extras,
                                  detectors=detectors, greedy=streamlined)
@@ -111,7 +113,7 @@ def replay(state: State, moves: list[str]) -> State:
 
 def solve_state(state: State, budget: int = DEFAULT_BUDGET, *, quick: bool = True,
                 detectors: bool | None = None, safe_moves: bool = True,
-                capacity: bool = True) -> SolveResult:
+                capacity: bool = True, abstract: bool = True) -> SolveResult:
     """Decide the position ``state`` within ``budget`` nodes in all.
 
     ``detectors`` None means the variant's default (:data:`DETECTORS_ON`); it
@@ -125,7 +127,8 @@ def solve_state(state: State, budget: int = DEFAULT_BUDGET, *, quick: bool = Tru
     stages: list[Stage] = []
     spent, best = 0, 0
     if quick and budget > QUICK_NODES:
-        fast = make_model(state, streamlined=True, detectors=True, capacity=capacity)
+        fast = make_model(state, streamlined=True, detectors=True, capacity=capacity,
+                          abstract=abstract)
         if isinstance(fast, CornerStonesModel):
             # a deal's hard part comes after 104 deals: DFS never gets back to
             # early choices, best-first on "uncover what the foundations want" does
@@ -138,7 +141,8 @@ def solve_state(state: State, budget: int = DEFAULT_BUDGET, *, quick: bool = Tru
         spent, best = out.nodes, out.best_progress
         if out.result == WON:
             return _won(state, [str(m) for m in out.moves], spent, t0, best, stages)
-    model = make_model(state, sound_extras=safe_moves, detectors=detectors, capacity=capacity)
+    model = make_model(state, sound_extras=safe_moves, detectors=detectors, capacity=capacity,
+                       abstract=abstract)
     out = dfs(model, budget - spent, complete=True)
     stages.append(Stage("complete", out.result, out.nodes, out.dead_hits))
     spent += out.nodes
@@ -158,10 +162,10 @@ def _won(state: State, moves: list[str], nodes: int, t0: float, best: int,
 
 def solve(variant: str, deal: int | str, budget: int = DEFAULT_BUDGET, *, quick: bool = True,
           detectors: bool | None = None, safe_moves: bool = True,
-          capacity: bool = True) -> SolveResult:
+          capacity: bool = True, abstract: bool = True) -> SolveResult:
     """Decide deal ``deal`` of ``variant`` (id, name or alias)."""
     return solve_state(new_game(variant, deal), budget, quick=quick, detectors=detectors,
-                       safe_moves=safe_moves, capacity=capacity)
+                       safe_moves=safe_moves, capacity=capacity, abstract=abstract)
 
 
 __all__ = ["DEFAULT_BUDGET", "LOST", "UNKNOWN", "WON", "SolveResult", "Stage", "SolverBug",
