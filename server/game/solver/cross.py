@@ -54,8 +54,8 @@ CrossMove = tuple[int, ...]
 SAFE_ALWAYS, SAFE_STOCK_EMPTY, SAFE_NO_REFILL, SAFE_NEVER = 0, 1, 2, 3
 # The abstract game's limits (stockbound.py): new triples one test may expand,
 # and triples remembered in all (about 100 bytes each)
-ABSTRACT_ALLOWANCE = 20_000
-ABSTRACT_LIMIT = 4_000_000
+ABSTRACT_ALLOWANCE = 1_000
+ABSTRACT_LIMIT = 2_000_000
 
 
 def safe_policy(spec: VariantSpec) -> int:
@@ -73,7 +73,7 @@ class CrossModel:
 
     def __init__(self, state: State, *, safe_moves: bool = True, prune: bool = True,
                  detectors: bool = True, greedy: bool = False, capacity: bool = True,
-                 abstract: bool = True) -> None:
+                 abstract: bool = False) -> None:
         rules = RULES[state.variant]
         spec = rules.spec
         self.spec = spec
