@@ -14,7 +14,13 @@ from server.game.solver.capacity import fewest_runs
 from server.game.solver.cross import CrossModel
 from server.game.solver.deadlock import cross_dead
 from server.game.solver.reference import exhaustive
-from server.game.solver.stockbound import LOST_T, UNKNOWN_T, StockBound, runs_needed
+from server.game.solver.stockbound import (
+    FAILS_IN_A_ROW,
+    LOST_T,
+    UNKNOWN_T,
+    StockBound,
+    runs_needed,
+)
 from server.game.variants import RULES
 
 from .test_solver import cross_position
@@ -103,6 +109,30 @@ def test_an_allowance_too_small_answers_unknown_never_lost() -> None:
     spent = small.expanded
     assert small.decide(m.removed, len(m.stock), m.fcount) == UNKNOWN_T
     assert small.expanded == spent
+
+
+def test_a_stock_length_out_of_reach_is_only_probed() -> None:
+    """After FAILS_IN_A_ROW searches in a row ran out of allowance at one stock
+    length, the next triples there are answered "unknown" without a search,
+    but for every PROBE_EVERY-th."""
+    m = CrossModel(new_game("four-seasons", 1), abstract=True)
+    bound = StockBound(m.waste + m.stock[::-1], m.rel, m.tn, m.wrap_runs, m.total, 50, 10_000)
+    stock = len(m.stock)
+    # the root's triple with one more card of the base's suit counted home: each a new triple
+    triples = [(m.removed, [h if s else h + k for s, h in enumerate(m.fcount)]) for k in range(3)]
+    triples += [(m.removed, [h + (s == t) for s, h in enumerate(m.fcount)])
+                for t in range(1, 4)]
+    triples += [(1 << c, m.fcount) for c in m.stock[:FAILS_IN_A_ROW]]
+    answers = []
+    for removed, heights in triples[:FAILS_IN_A_ROW]:
+        spent = bound.expanded
+        answers.append(bound.decide(removed, stock, heights))
+        assert bound.expanded > spent  # searched
+    assert answers == [UNKNOWN_T] * FAILS_IN_A_ROW
+    spent = bound.expanded
+    assert bound.decide(triples[FAILS_IN_A_ROW][0], stock, triples[FAILS_IN_A_ROW][1]) == UNKNOWN_T
+    assert bound.expanded == spent  # not searched
+    assert bound.fails[stock - 1] == 0  # other stock lengths are searched as before
 
 
 def test_the_search_of_a_real_deal_uses_it() -> None:

@@ -46,6 +46,8 @@ has very many tableau arrangements while the abstract game has a few triples.
 from __future__ import annotations
 
 LOST_T, OPEN_T, UNKNOWN_T = 1, 0, -1
+FAILS_IN_A_ROW = 16
+PROBE_EVERY = 64
 
 
 def runs_needed(counts: list[int], wrap: bool) -> int:
@@ -90,6 +92,10 @@ class StockBound:
         self.lost: set[int] = set()
         self.open: set[int] = set()
         self.tried: set[int] = set()  # triples whose search ran out of allowance
+        # per stock length, searches that ran out of allowance in a row: past
+        # FAILS_IN_A_ROW only every PROBE_EVERY-th triple there is searched
+        # (the shallow triples of the stock phase are mostly out of reach)
+        self.fails = [0] * (self.n + 1)
         self.expanded = 0  # triples expanded in all (for the figures)
         card_at = [[0] * 13 for _ in range(4)]
         for c in range(52):
@@ -176,6 +182,11 @@ class StockBound:
             return OPEN_T
         if key in self.tried:
             return UNKNOWN_T
+        fails = self.fails[stock]
+        if fails >= FAILS_IN_A_ROW:
+            self.fails[stock] = fails + 1
+            if fails % PROBE_EVERY:
+                return UNKNOWN_T
         if len(lost) + len(opened) + len(self.tried) >= self.limit:
             # forget, rather than stop: the triples still to come lie mostly
             # deeper than the root's, where a search from scratch is cheap
@@ -206,10 +217,12 @@ class StockBound:
             if child in opened:
                 opened.update(keys)
                 self.expanded += spent
+                self.fails[stock] = 0
                 return OPEN_T
             if spent >= self.allowance:
                 self.expanded += spent
                 self.tried.add(key)
+                self.fails[stock] += 1
                 return UNKNOWN_T
             nxt = self._successors(child & ((1 << 52) - 1), (child >> 52) & 63, child >> 58)
             spent += 1
@@ -217,9 +230,11 @@ class StockBound:
                 opened.add(child)
                 opened.update(keys)
                 self.expanded += spent
+                self.fails[stock] = 0
                 return OPEN_T
             keys.append(child)
             succs.append(nxt)
             index.append(0)
         self.expanded += spent
+        self.fails[stock] = 0
         return LOST_T
