@@ -49,8 +49,8 @@ def test_runs_needed_is_the_rise_of_fixed_counts() -> None:
                                      "simplicity"])
 def test_the_abstract_game_never_calls_a_winnable_position_lost(variant: str) -> None:
     """Every position whose triple the abstract game calls lost is lost by the
-    plain search over the engine's legal moves; on the others the solver (abstract game on) and the plain search
-    agree."""
+    plain search over the engine's legal moves; on the others the solver
+    (abstract game on) and the plain search agree."""
     rng = random.Random(f"stockbound-{variant}")
     twelve = RULES[variant].spec.tableau == 12
     fired, agreed, opened = 0, 0, 0
