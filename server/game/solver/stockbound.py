@@ -38,9 +38,12 @@ abstract search from a shallower triple stops at every deeper one already
 decided. A search that exceeds its allowance of new triples answers
 "unknown" (never "lost"); the triples it finished stay decided.
 
-The relaxation is strong exactly where the real search spends its nodes:
-late in the stock, with a long waste and a full tableau, the real position
-has very many tableau arrangements while the abstract game has a few triples.
+The relaxation is strong where the real search spends its nodes: late in
+the stock, with a long waste and a full cross, where one triple stands for
+hundreds of tableau arrangements. It is weak near the root, where five runs
+of any suits hold almost anything (docs/benchmarks.md): the tests there run
+out of allowance, so a stock length where :data:`FAILS_IN_A_ROW` tests in a
+row did is only probed every :data:`PROBE_EVERY`-th time after that.
 """
 
 from __future__ import annotations
@@ -172,7 +175,9 @@ class StockBound:
     def decide(self, removed: int, stock: int, fcount: list[int]) -> int:
         """:data:`LOST_T` when no abstract walk from this triple gets every
         card home, :data:`OPEN_T` when one does, :data:`UNKNOWN_T` when the
-        allowance or the memory ran out first."""
+        allowance ran out first (now or at an earlier call for the triple),
+        or when the triple's stock length is only probed and this is not a
+        probe. Past ``limit`` triples remembered, the memories start afresh."""
         heights = fcount[0] | fcount[1] << 4 | fcount[2] << 8 | fcount[3] << 12
         key = removed | stock << 52 | heights << 58
         lost, opened = self.lost, self.open
