@@ -73,10 +73,10 @@ class _Layout:
     """What every view of one variant shares, packed: its pile names, the
     view's keys and values that never change."""
 
-    __slots__ = ("names", "head", "total", "passes")
+    __slots__ = ("rules", "names", "head", "total", "passes")
 
     def __init__(self, state: State) -> None:
-        rules = rules_of(state)
+        rules = self.rules = rules_of(state)
         spec = rules.spec
         self.names = [_pack(name) for name in rules.names]
         # the view map's header is written per message (variant facts may add keys)
@@ -86,7 +86,9 @@ class _Layout:
         self.passes = spec.passes - 1
 
 
-_LAYOUTS: dict[str, _Layout] = {}  # by variant id: as many as there are variants
+# by variant id: as many as there are variants (a variant registered again under its
+# id, as tests do, has other rules: its layout is made again)
+_LAYOUTS: dict[str, _Layout] = {}
 
 
 def _pile(pile: tuple[int, ...]) -> bytes:
@@ -133,7 +135,7 @@ class ViewEncoder:
         caller has them (computed here otherwise, as the view does)."""
         rules = rules_of(state)
         layout = _LAYOUTS.get(state.variant)
-        if layout is None:
+        if layout is None or layout.rules is not rules:
             layout = _LAYOUTS[state.variant] = _Layout(state)
         piles = state.piles
         last, entries = self._piles, self._entries

@@ -83,3 +83,14 @@ def test_the_tables_stay_bounded_and_the_bytes_stay_right(monkeypatch: pytest.Mo
 def test_headers_are_msgpacks(n: int) -> None:
     assert map_header(n) == msgpack.packb({i: 0 for i in range(n)})[:len(map_header(n))]
     assert array_header(n) == msgpack.packb([0] * n)[:len(array_header(n))]
+
+
+def test_a_layout_made_for_other_rules_under_the_same_id_is_made_again() -> None:
+    """A variant registered again under its id (tests do) brings other rules: the
+    packed pile names of the old ones must not be used."""
+    state = engine.new_game("simplicity", 7)
+    other = engine.new_game("four-seasons", 7)
+    viewcodec._LAYOUTS["simplicity"] = viewcodec._Layout(other)  # stale: another rules' names
+    status, moves, _ = engine.status_before_search(state)
+    assert ViewEncoder().encode(1, 0, state, status, moves) == reference(1, 0, state, status, moves)
+    assert viewcodec._LAYOUTS["simplicity"].rules is engine.rules_of(state)
