@@ -79,6 +79,18 @@ class Bucket:
             return True
         return False
 
+    def take_with(self, other: Bucket, now: float) -> bool:
+        """A token from this bucket and one from ``other``, or none from either:
+        ``wait(now) == 0 and other.take(now) and self.take(now)`` in one call
+        (the hot path: one per message)."""
+        if now > self.stamp:
+            self.tokens = min(self.capacity, self.tokens + (now - self.stamp) * self.rate)
+            self.stamp = now
+        if self.tokens < 1 or not other.take(now):
+            return False
+        self.tokens -= 1
+        return True
+
 
 @dataclass(frozen=True)
 class Limits:

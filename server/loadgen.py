@@ -97,7 +97,7 @@ async def seat_part(urls: list[str], players: int, per_room: int, variant: str, 
         for p in group[1:]:
             await p.enter(code, variant, len(group))
     await asyncio.gather(*(p.ready() for p in mine))
-    await asyncio.gather(*(p.expect("view") for p in mine))
+    await asyncio.gather(*(p.started() for p in mine))
     return mine
 
 

@@ -107,6 +107,7 @@ def metric(proc: Proc, name: str) -> float:
 
 # -- players ---------------------------------------------------------------------
 REPLY_TIMEOUT_S = 15.0
+READY_TRIES = 5
 @dataclass
 class Stats:
     rtts: list[float] = field(default_factory=list)
@@ -158,6 +159,23 @@ class Player:
         assert self.ws is not None
         await self.ws.send(encode({"t": "ready"}))
 
+    async def started(self) -> None:
+        """Wait for the race's first view after :meth:`ready`. A ready the server
+        refused (an error comes instead: ``store_unavailable`` when its Redis
+        pool waited too long on a saturated machine) is sent again, said on
+        stderr, so one lost ready cannot hold the whole bench's seating."""
+        for _ in range(READY_TRIES):
+            while True:
+                msg = await self._recv()
+                if msg.get("t") == "view":
+                    return
+                if msg.get("t") == "error":
+                    print(f"bench player: ready refused ({msg.get('code')}): sent again",
+                          file=sys.stderr, flush=True)
+                    break
+            await self.ready()
+        raise RuntimeError(f"every ready was refused {READY_TRIES} times")
+
     async def move(self, stats: Stats | None) -> bool:
         """One move and its answer; False once this game is over."""
         assert self.ws is not None
@@ -193,7 +211,7 @@ class Player:
         await self.ws.send(encode({"t": "rematch"}))
         await self.expect("joined")
         await self.ready()
-        await self.expect("view")
+        await self.started()
 
 
 async def seat(urls: list[str], players: int, per_room: int, variant: str, seed: int) -> list[Player]:
@@ -209,7 +227,7 @@ async def seat(urls: list[str], players: int, per_room: int, variant: str, seed:
         for p in group[1:]:
             await p.enter(code, variant, len(group))
     await asyncio.gather(*(p.ready() for p in out))
-    await asyncio.gather(*(p.expect("view") for p in out))
+    await asyncio.gather(*(p.started() for p in out))
     return out
 
 

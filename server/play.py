@@ -38,8 +38,12 @@ Step = Callable[[State, str, str], State]
 async def play(player: Player, seq: int, text: str, v: int, step: Step = engine.play) -> None:
     # one writer per game: a verdict that lands late (server/verdicts.py) waits
     # for the move in hand, from its check to its store
-    async with player.write_lock:
+    lock = player.write_lock
+    await lock.acquire()
+    try:
         await _play(player, seq, text, v, step)
+    finally:
+        lock.release()
 
 
 async def _play(player: Player, seq: int, text: str, v: int, step: Step) -> None:

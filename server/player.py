@@ -33,6 +33,7 @@ from .service import STORE_RETRY_S, RoomService
 from .spectator import Spectator
 from .store.rooms import RoomError, RoomRow, StoreUnavailable, now_ms
 from .verdicts import PendingVerdict, drop, follow
+from .viewcodec import ViewEncoder
 
 log = logging.getLogger("patience.player")
 
@@ -73,6 +74,7 @@ class Player:
         self.v = 0
         self.last_seq = -1
         self.last_answer: list[bytes] = []
+        self.views = ViewEncoder()  # the view messages, from the last answer's pieces
         # for the next move's dead-position check (server/play.py, comes_back):
         # (the position, its legal moves, proven alive by comes_back); stale once
         # the state is another object
@@ -279,8 +281,7 @@ class Player:
     def send_view(self, seq: int | None, status: str | None = None,
                   moves: list[engine.Move] | None = None) -> bytes:
         assert self.state is not None
-        payload = encode({"t": "view", "v": self.v, "seq": seq,
-                          "view": view(self.state, status or self.status, moves)})
+        payload = self.views.encode(self.v, seq, self.state, status or self.status, moves)
         self.send_bytes(payload)
         return payload
 

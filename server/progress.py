@@ -14,15 +14,16 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
+from typing import Any
 
 log = logging.getLogger("patience.progress")
 
 PROGRESS_EVERY_S = 0.25
 
 # Queues the publish at once (so nothing queued later can overtake it) and
-# returns what to await for the outcome.
-Publish = Callable[[str, int, bytes], Awaitable[None]]
+# returns the future of its outcome.
+Publish = Callable[[str, int, bytes], "asyncio.Future[Any]"]
 # Makes a move's encoded progress: most held-back ones are superseded before
 # they go out, so they are only encoded when they do.
 Encode = Callable[[], bytes]
@@ -37,7 +38,7 @@ class ProgressThrottle:
         self._held: tuple[str, int, Encode] | None = None
         self._superseded: tuple[str, int, Encode] | None = None
         self._timer: asyncio.TimerHandle | None = None
-        self.task: asyncio.Task[None] | None = None
+        self.task: asyncio.Future[Any] | None = None  # the last held-back publish
 
     def send_with_move(self, fc: int, status: str) -> bool:
         """Whether the next move's progress goes out with it. Call right before
@@ -82,11 +83,13 @@ class ProgressThrottle:
         code, n, progress = self._held
         self._held = None
         self._sent_at = self._clock()
-        # queued here and now, ahead of any move handled after this callback
-        self.task = asyncio.ensure_future(self._outcome(self._publish(code, n, progress()), code, n))
+        # queued here and now, ahead of any move handled after this callback; its
+        # outcome comes to a callback (no task per publish)
+        self.task = self._publish(code, n, progress())
+        self.task.add_done_callback(_outcome)
 
-    async def _outcome(self, sent: Awaitable[None], code: str, n: int) -> None:
-        try:
-            await sent
-        except Exception as exc:  # a resync after the outage sends the counts anyway
-            log.debug("held-back progress not published: %s", exc, extra={"room": code, "player": n})
+
+def _outcome(sent: asyncio.Future[Any]) -> None:
+    if not sent.cancelled() and (exc := sent.exception()) is not None:
+        # a resync after the outage sends the counts anyway
+        log.debug("held-back progress not published: %s", exc)

@@ -23,7 +23,7 @@ from redis.asyncio import Redis
 from .competition import Competition
 from .config import Settings
 from .deadwork import DeadSearchWorker, WorkerUnavailable
-from .game import dead, engine
+from .game import engine
 from .hub import BOARDS_CHANNEL, Hub
 from .net.outbox import Outbox
 from .protocol import encode
@@ -32,6 +32,12 @@ from .store.boards import BoardStore
 from .store.rooms import RoomRow, RoomStore, StoreUnavailable, now_ms
 
 log = logging.getLogger("patience.service")
+
+# A dead-position search on the event loop yields after this much time: about the
+# most another player's move waits behind one of its slices (the engine's own
+# default, dead.SLICE_S, is 4 ms, as long as the whole answer of a loaded
+# server's 99th percentile).
+LOOP_SLICE_S = 0.001
 
 STORE_RETRY_S = 0.25  # how often background work retries while Redis is unreachable
 BOARD_PUSH_S = 2.0
@@ -70,7 +76,7 @@ class RoomService:
         self.seats: dict[tuple[str, int], Seat] = {}
         self._clocks: dict[str, asyncio.Task[None]] = {}
         # how long a dead-position search runs before it yields to the event loop
-        self.search_slice_s: float = dead.SLICE_S
+        self.search_slice_s: float = LOOP_SLICE_S
         # in-loop search time before a search goes to the worker process (None: never)
         self.search_offload_s: float | None = (settings.dead_offload_ms / 1000
                                                if settings.dead_offload_ms else None)

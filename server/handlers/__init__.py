@@ -13,6 +13,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from .. import ghost as ghost_race
+from ..play import play
 from ..player import Player
 from ..protocol import ProtocolError
 from . import arena, bots, competition, ghost, lobby, race, replay, results, solo, watch
@@ -28,6 +29,9 @@ HANDLERS: dict[str, Handler] = {
 
 async def dispatch(player: Player, msg: dict[str, Any]) -> None:
     kind = msg["t"]
+    if kind == "move" and player.hello:  # the hot path: straight to the move path
+        await play(player, msg["seq"], msg["move"], msg["v"])
+        return
     if kind == "ping":
         await lobby.on_ping(player, msg)
         return

@@ -113,8 +113,7 @@ async def _serve(ws: Messages, sock: Socket, make_endpoint: EndpointFactory, rat
             # the connection's own bucket, then the one its address shares; the
             # connection's token is taken only when both have one
             now = time.monotonic()
-            if bucket.wait(now) == 0.0 and address.messages.take(now):
-                bucket.take(now)
+            if bucket.take_with(address.messages, now):
                 if refused and now - last_refused > 2.0:
                     refused = 0  # it slowed down: forgive the earlier burst
             else:

@@ -31,6 +31,9 @@ OUTBOX_MAX_FRAMES = 1024
 WRITE_HIGH_WATER = 64 * 1024  # unsent bytes in the socket's buffer before the writer waits
 STALL_S = 5.0  # a writer that cannot hand the socket anything this long closes the connection
 CLOSE_GRACE_S = 2.0  # after a close is asked for, the time the closing handshake may take
+# An opponent's progress waits this long for the next frame the connection is sent
+# (its own answer, mostly) and leaves in the same write; alone after that.
+PROGRESS_LINGER_S = 0.02
 
 
 class Socket(Protocol):
@@ -63,7 +66,8 @@ class _Entry:
 class Outbox:
     def __init__(self, socket: Socket, *, max_bytes: int = OUTBOX_MAX_BYTES,
                  max_frames: int = OUTBOX_MAX_FRAMES, high_water: int = WRITE_HIGH_WATER,
-                 stall_s: float = STALL_S, close_grace_s: float = CLOSE_GRACE_S) -> None:
+                 stall_s: float = STALL_S, close_grace_s: float = CLOSE_GRACE_S,
+                 progress_linger_s: float = PROGRESS_LINGER_S) -> None:
         self._socket = socket
         self._max_bytes = max_bytes
         self._max_frames = max_frames
@@ -75,6 +79,10 @@ class Outbox:
         # the queued progress of each opponent: a newer one replaces it (progress
         # is a snapshot, so only the newest matters)
         self._progress: dict[int, _Entry] = {}
+        # progress lingering for the next frame (at most one per opponent, the newest)
+        self._linger_s = progress_linger_s
+        self._lingering: dict[int, bytes] = {}
+        self._linger_timer: asyncio.TimerHandle | None = None
         self._writer: asyncio.Task[None] | None = None
         self.closed_for: str | None = None  # why the outbox gave up, once it has
 
@@ -82,14 +90,41 @@ class Outbox:
     def send(self, payload: bytes) -> None:
         if self.closed_for is not None:
             return
+        if self._lingering:
+            self._release()  # ahead of this frame, as they came
         if not self._queue and self._socket.buffered() < self._high_water:
             if self._socket.state is State.OPEN:
                 self._socket.write_now(payload)
             return
         self._push(_Entry(payload))
 
-    def send_progress(self, player: int, payload: bytes) -> None:
-        """An opponent's progress: replaces that player's progress still queued."""
+    def send_progress(self, player: int, payload: bytes, linger: bool = True) -> None:
+        """An opponent's progress: replaces that player's progress still queued
+        or lingering. With ``linger`` it waits up to ``progress_linger_s`` for
+        the next frame this connection is sent, to leave in the same write (a
+        progress is a snapshot shown on a bar: a few milliseconds late changes
+        nothing; a newer one of the same player meanwhile replaces it)."""
+        if self.closed_for is not None:
+            return
+        if linger and self._linger_s > 0 and not self._queue:
+            self._lingering[player] = payload
+            if self._linger_timer is None:
+                self._linger_timer = asyncio.get_running_loop().call_later(
+                    self._linger_s, self._release)
+            return
+        self._lingering.pop(player, None)  # older than this one
+        self._progress_now(player, payload)
+
+    def _release(self) -> None:
+        """Send what lingers (the timer, or a frame that goes now)."""
+        if self._linger_timer is not None:
+            self._linger_timer.cancel()
+            self._linger_timer = None
+        lingering, self._lingering = self._lingering, {}
+        for player, payload in lingering.items():
+            self._progress_now(player, payload)
+
+    def _progress_now(self, player: int, payload: bytes) -> None:
         if self.closed_for is not None:
             return
         if not self._queue and self._socket.buffered() < self._high_water:
@@ -167,9 +202,7 @@ class Outbox:
         if self.closed_for is not None:
             return
         self.closed_for = reason
-        self._queue.clear()
-        self._progress.clear()
-        self._bytes = 0
+        self._forget()
         loop = asyncio.get_running_loop()
         closing = loop.create_task(self._close(code, reason), name="outbox-close")
         # the close frame may never get through a full buffer: end it anyway
@@ -185,11 +218,18 @@ class Outbox:
         if self._socket.state is not State.CLOSED:
             self._socket.abort()
 
-    def stop(self) -> None:
-        """The connection ended: forget what is queued."""
-        self.closed_for = self.closed_for or "closed"
+    def _forget(self) -> None:
         self._queue.clear()
         self._progress.clear()
         self._bytes = 0
+        self._lingering.clear()
+        if self._linger_timer is not None:
+            self._linger_timer.cancel()
+            self._linger_timer = None
+
+    def stop(self) -> None:
+        """The connection ended: forget what is queued."""
+        self.closed_for = self.closed_for or "closed"
+        self._forget()
         if self._writer is not None:
             self._writer.cancel()

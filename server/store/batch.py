@@ -105,25 +105,27 @@ class ScriptBatcher:
             self._flushing = False
 
     async def _send(self, batch: list[Pending]) -> None:
-        try:
-            await self._router.ready()
-        except Exception as exc:
-            _fail(batch, exc)
-            return
+        single = not self._router.cluster
+        if not single:
+            try:
+                await self._router.ready()
+            except Exception as exc:
+                _fail(batch, exc)
+                return
         # each call with where ASK sent it (None: its slot's owner in the map)
         jobs: list[tuple[Address | None, Pending]] = [(None, item) for item in batch]
         for round_ in range(REDIRECTS + 1):
             # One pipeline per node, ASKed calls included: a connection carries one
             # pipeline at a time, or replies would reach the wrong callers.
-            groups: dict[Address, list[Job]] = {}
-            if not self._router.cluster:  # one server: no slot lookup per call
-                groups[SINGLE] = [(item, False) for _, item in jobs]
+            if single:  # one server: no slot lookup per call, no task or gather per batch
+                outcomes = [await self._send_node(SINGLE, [(item, False) for _, item in jobs])]
             else:
+                groups: dict[Address, list[Job]] = {}
                 for asked, item in jobs:
                     groups.setdefault(asked or self._router.address(item[2]), []).append(
                         (item, asked is not None))
-            outcomes = await asyncio.gather(*(self._send_node(addr, group)
-                                              for addr, group in groups.items()))
+                outcomes = await asyncio.gather(*(self._send_node(addr, group)
+                                                  for addr, group in groups.items()))
             jobs = [job for again in outcomes for job in again]
             if not jobs:
                 return

@@ -168,7 +168,12 @@ class RespConnection:
             assert self._writer is not None
             self._writer.write(b"".join(packed))
             await self._writer.drain()
-            return [await self._read() for _ in packed]
+            # the replies already read come off the parser without a coroutine each
+            replies, reader = [], self._reader
+            for _ in packed:
+                reply = reader.gets()
+                replies.append(reply if reply is not False else await self._read())
+            return replies
         except (OSError, RedisConnectionError) as exc:
             self.close()
             if self._timed_out:  # the watchdog cut the connection

@@ -7,9 +7,9 @@ All writes that depend on what is stored go through one Lua script each
 
 from __future__ import annotations
 
+import asyncio
 import secrets
 import time
-from collections.abc import Awaitable
 from dataclasses import dataclass, field
 from typing import Any, cast
 
@@ -370,12 +370,11 @@ class RoomStore:
             count = _int(await self._guard(self.redis.hget(keys.meta(code), "players")))
         return False
 
-    def publish_progress(self, code: str, n: int, progress: bytes) -> Awaitable[None]:
+    def publish_progress(self, code: str, n: int, progress: bytes) -> asyncio.Future[Any]:
         """A player's progress on its own, queued at once in order with the move
-        scripts; await the result to learn whether it reached Redis."""
-        return self._guard(self._moves.command("SPUBLISH", keys.channel(code),
-                                               keys.progress_envelope(n, progress),
-                                               slot=self.slot(code)))
+        scripts; its future says whether it reached Redis (a Redis error when not)."""
+        return self._moves.command("SPUBLISH", keys.channel(code),
+                                   keys.progress_envelope(n, progress), slot=self.slot(code))
 
     async def publish(self, code: str, payload: bytes) -> None:
         await self._guard(self.redis.spublish(keys.channel(code), keys.event_envelope(payload)))

@@ -6,16 +6,18 @@ and parts), fed made-up figures. Nothing here is timed."""
 from __future__ import annotations
 
 import json
+import random
 import subprocess
 import sys
 from typing import Any
 
+import msgpack
 import pytest
 
 from server.benchcluster import sizing
 from server.benchrun import P99_LIMIT, knee, targets
 from server.loadgen import SATURATED, Phase, rooms_of
-from server.loadtest import Stats
+from server.loadtest import READY_TRIES, Player, Stats
 from tests.localcluster_support import needs_haproxy
 
 
@@ -183,3 +185,35 @@ async def test_a_generator_collects_no_garbage_while_a_phase_is_measured(
         assert gc.get_freeze_count() > 0  # the connections made before it stay out of it
     finally:
         gc.unfreeze()
+
+
+class _ScriptedSocket:
+    """A bench player's connection whose frames come from a list."""
+
+    def __init__(self, frames: list[dict[str, Any]]) -> None:
+        self.frames = [msgpack.packb(f) for f in frames]
+        self.sent: list[dict[str, Any]] = []
+
+    async def recv(self) -> bytes:
+        return self.frames.pop(0)
+
+    async def send(self, frame: bytes) -> None:
+        self.sent.append(msgpack.unpackb(frame))
+
+
+async def test_a_refused_ready_is_sent_again_and_the_seating_goes_on(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """A ready answered with an error (the server's Redis pool gave up on a saturated
+    machine) would leave its room in the lobby and the bench waiting for good."""
+    player = Player("ws://unused", random.Random(1))
+    sock = _ScriptedSocket([{"t": "room"}, {"t": "error", "code": "store_unavailable"},
+                            {"t": "room"}, {"t": "view", "v": 0, "view": {"status": "in_progress"}}])
+    player.ws = sock  # type: ignore[assignment]
+    await player.ready()
+    await player.started()
+    assert sock.sent == [{"t": "ready"}, {"t": "ready"}] and player.v == 0
+    assert "ready refused (store_unavailable)" in capsys.readouterr().err
+    always = _ScriptedSocket([{"t": "error", "code": "store_unavailable"}] * READY_TRIES)
+    player.ws = always  # type: ignore[assignment]
+    with pytest.raises(RuntimeError):
+        await player.started()

@@ -4,6 +4,7 @@ players' work in between, so one player's endgame does not stall the rest."""
 from __future__ import annotations
 
 import asyncio
+import gc
 import time
 
 import pytest
@@ -12,6 +13,7 @@ from bench.dead_load import corpus
 from server.config import Settings
 from server.deadwork import DeadSearchWorker, WorkerUnavailable
 from server.game import dead, engine
+from server.service import LOOP_SLICE_S
 from tests.game.test_dead_search_moves import dead_endgame
 from tests.server.conftest import ServerFactory
 
@@ -179,4 +181,42 @@ async def test_closing_the_worker_stops_a_search_in_progress() -> None:
     for p in procs:
         p.join(5)
     assert not any(p.is_alive() for p in procs)
+    engine.clear_caches()
+
+
+async def test_a_search_on_the_loop_holds_it_for_a_millisecond_at_most(
+        make_server: ServerFactory) -> None:
+    """Between two of another task's turns the loop's thread spends about one
+    slice (LOOP_SLICE_S) of CPU on a search: measured in the thread's own CPU
+    time, so a loaded machine that pauses the process does not count."""
+    engine.clear_caches()
+    app = await make_server()
+    app.service.search_offload_s = None  # the whole search on the loop
+    assert app.service.search_slice_s == LOOP_SLICE_S
+    state = largest_golden_region()
+    status, moves, search = engine.status_before_search(state)
+    assert search
+    gaps: list[float] = []
+
+    async def other_player() -> None:
+        last = time.thread_time()
+        while True:
+            await asyncio.sleep(0)
+            now = time.thread_time()
+            gaps.append(now - last)
+            last = now
+
+    other = asyncio.create_task(other_player())
+    await asyncio.sleep(0)
+    gc.disable()  # a collection of the test process's garbage is no slice of the search
+    try:
+        assert (await app.service.search(state, moves))[0] == engine.DEAD
+    finally:
+        gc.enable()
+        other.cancel()
+    assert len(gaps) >= 20  # many slices, another turn after each
+    # the 95th percentile: a rare step of the search itself (a large set growing)
+    # may hold the loop longer than a slice, and is not what the slice bounds
+    gaps.sort()
+    assert gaps[len(gaps) * 95 // 100] < 0.002, gaps[-len(gaps) // 20:]
     engine.clear_caches()

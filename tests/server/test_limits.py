@@ -19,7 +19,7 @@ from websockets.asyncio.client import connect
 from websockets.exceptions import InvalidStatus
 
 from server.bot import Bot
-from server.limits import Limits
+from server.limits import Bucket, Limits
 from server.protocol import PROTOCOL_VERSION
 from tests.server.conftest import ServerFactory, close_all, room_snapshot, ws_url
 
@@ -260,3 +260,19 @@ async def test_watching_an_unknown_code_costs_the_same_wait(make_server: ServerF
         await spy.expect("watching", code=code)
     finally:
         await close_all(bots)
+
+
+def test_a_message_takes_a_token_from_both_buckets_or_from_neither() -> None:
+    """The connection's bucket and its address's (``Bucket.take_with``, one call
+    per message): a token leaves each only when each has one."""
+    conn, address = Bucket(2, 1.0, 0.0), Bucket(3, 1.0, 0.0)
+    assert conn.take_with(address, 0.0) and conn.take_with(address, 0.0)
+    assert (conn.tokens, address.tokens) == (0, 1)
+    assert not conn.take_with(address, 0.0)  # the connection's is empty: the address keeps its
+    assert address.tokens == 1
+    assert conn.take_with(address, 1.0)  # a second later each has refilled one
+    assert (conn.tokens, address.tokens) == (0, 1)
+    other = Bucket(5, 1.0, 1.0)
+    address.tokens = 0.5
+    assert not other.take_with(address, 1.0)  # the address's is empty: the connection keeps its
+    assert (other.tokens, address.tokens) == (5, 0.5)

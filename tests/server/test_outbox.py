@@ -51,10 +51,42 @@ async def settle() -> None:
 
 async def test_a_client_that_keeps_up_is_written_at_once() -> None:
     sock = FakeSocket()
-    box = Outbox(sock)
+    box = Outbox(sock, progress_linger_s=0)
     box.send(b"a")
     box.send_progress(2, b"p")
     assert sock.written == [b"a", b"p"] and box.queued_frames == 0
+
+
+async def test_a_progress_lingers_for_the_next_frame_and_leaves_before_it() -> None:
+    sock = FakeSocket()
+    box = Outbox(sock, progress_linger_s=10.0)
+    box.send_progress(2, b"p2-old")
+    box.send_progress(3, b"p3")
+    box.send_progress(2, b"p2-new")  # the newest of a player replaces its lingering one
+    await settle()
+    assert sock.written == []
+    box.send(b"view")  # the client's own answer takes them along, ahead of it
+    assert sock.written == [b"p2-new", b"p3", b"view"] and box.queued_frames == 0
+    box.send(b"next")
+    assert sock.written[-1] == b"next" and len(sock.written) == 4
+
+
+async def test_a_lingering_progress_goes_alone_when_nothing_follows() -> None:
+    sock = FakeSocket()
+    box = Outbox(sock, progress_linger_s=0.02)
+    box.send_progress(2, b"p")
+    assert sock.written == []
+    await asyncio.sleep(0.06)
+    assert sock.written == [b"p"]
+
+
+async def test_a_closed_outbox_sends_no_lingering_progress() -> None:
+    sock = FakeSocket()
+    box = Outbox(sock, progress_linger_s=0.02)
+    box.send_progress(2, b"p")
+    box.stop()
+    await asyncio.sleep(0.06)
+    assert sock.written == []
 
 
 async def test_frames_wait_in_order_while_the_socket_is_full_and_go_when_it_drains() -> None:
@@ -134,7 +166,7 @@ async def test_a_closed_socket_gets_nothing() -> None:
 class Member:
     def __init__(self, n: int, fail: bool = False) -> None:
         self.sock = FakeSocket()
-        self.outbox = Outbox(self.sock)
+        self.outbox = Outbox(self.sock, progress_linger_s=0)  # written as delivered
         self.n = n
         self.fail = fail
         self.events: list[dict[str, object]] = []
@@ -170,3 +202,12 @@ async def test_the_hub_only_enqueues_and_one_failing_member_costs_the_others_not
     assert len(members[1].sock.written) == 1  # its own progress is not sent back to it
     assert members[2].outbox.queued_frames == 2 and members[2].sock.written == []
     members[2].outbox.stop()
+
+
+async def test_a_progress_sent_at_once_drops_the_same_players_lingering_one() -> None:
+    sock = FakeSocket()
+    box = Outbox(sock, progress_linger_s=0.02)
+    box.send_progress(2, b"p2-old")
+    box.send_progress(2, b"p2-new", linger=False)
+    await asyncio.sleep(0.06)
+    assert sock.written == [b"p2-new"]  # the older one never follows the newer
