@@ -64,8 +64,9 @@ from collections.abc import Generator
 from time import perf_counter
 from typing import Final
 
-from .deadmovable import MovableSearch, movable_exhaust
+from .deadmovable import MovableSearch
 from .deadsearch import ClassSearch, class_exhaust
+from .deadwindow import movable_exhaust
 from .moves import Move
 from .state import State
 from .variants import RULES, Rules
@@ -194,9 +195,8 @@ def exhaust(rules: Rules, state: State, wanted: frozenset[int], moves: list[Move
     movable = rules.spec.foundation_moves
     floor = rules.foundation_cards(state)  # movable foundations: the count to beat
     moving = rules.movable_moves(state.base) if movable else None
-    if moving is not None and MovableSearch.fits(rules, moving):  # on bytes (deadmovable.py)
-        searcher = MovableSearch(rules, moving, state.base, floor)
-        return (yield from movable_exhaust(searcher, rules, state, slice_s, known_dead))
+    if moving is not None and MovableSearch.fits(rules, moving):  # on bytes (deadwindow.py)
+        return (yield from movable_exhaust(rules, moving, state, slice_s, known_dead))
     table = plain_classes() if movable else rules.card_classes(wanted)
     shape = None if movable else rules.class_moves()
     if shape is not None:  # the same search on class bytes alone (deadsearch.py)
