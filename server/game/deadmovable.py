@@ -249,7 +249,7 @@ def window(shape: MovableMoves, heights: list[int]) -> frozenset[int]:
     """The cards each foundation holds and the next one it takes: the cards the
     first round of :mod:`.deadwindow` keys by themselves."""
     out: set[int] = set()
-    for seq, h in zip(shape.sequences, heights):
+    for seq, h in zip(shape.sequences, heights, strict=True):
         out.update(seq[:h + 1])
     return frozenset(out)
 
