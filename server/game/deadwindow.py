@@ -45,16 +45,18 @@ region of issue 16 (deal 67746192377353922602) the whole-card search visits
 143,712 positions; the rounds visit 2,912 twice (one card noted in the first).
 
 **Two orders, one search.** Within a round every position found is queued
-twice: by more cards home first, then the fewest cards over the shallowest
-wanted card, oldest first (the order of the whole-card search), and by the
-fewest cards over wanted cards summed over all piles, newest first. The search
-takes from the two queues in turn and expands each position once (the other
-queue's copy is skipped). Each order alone left one of the hard positions of
-issue 16 undecided for minutes (the first: a witness of 14 moves between piles
-behind a plateau of 2.3 million positions; the second: a plateau it could not
-leave); together they decide all of them in under a thousand positions. The
-positions expanded are the same set whatever the order when the start is dead,
-so a dead verdict costs the region (and a second heap entry per position).
+twice, both newest first: by the fewest cards over wanted cards (the
+shallowest of each pile that holds one, summed over the piles), and by more
+cards home first, then that sum. The search takes from the two queues in turn
+and expands each position once (the other queue's copy is skipped). Each order
+alone leaves some of the hard positions of issue 16 undecided for minutes,
+and so did the whole-card search's order (more cards home, then the single
+shallowest wanted card, oldest first: behind a plateau of 2.3 million
+positions it missed a witness of 14 moves between piles); the pair decides
+most of them in a few hundred positions (docs/benchmarks.md, fourth round).
+The positions expanded are the same set whatever the order when the start is
+dead, so a dead verdict costs the region (and a second heap entry per
+position).
 
 It is a generator that yields after ``slice_s`` seconds of search, like every
 dead search.
@@ -66,7 +68,7 @@ import heapq
 from collections.abc import Generator
 from time import perf_counter
 
-from .deadmovable import BLUR0, BLUR_LATER, MovableSearch, cover, cover_sum, key, unkey, window
+from .deadmovable import BLUR0, BLUR_LATER, MovableSearch, cover_sum, key, unkey, window
 from .state import State
 from .variants import Rules
 from .variants.base import MovableMoves
@@ -102,14 +104,15 @@ def two_orders(search: MovableSearch, rules: Rules, state: State, slice_s: float
     start = key(search.start(rules, state))
     seen: set[bytes] = {start}
     done: set[bytes] = set()
-    # (priority, tie, key): the deep queue oldest first, the wide one newest first
-    deep: list[tuple[int, int, bytes]] = [(0, 0, start)]
+    # (priority, tie, key), newest first: wide by the cards over wanted cards,
+    # home by more cards home first, then the same
     wide: list[tuple[int, int, bytes]] = [(0, 0, start)]
+    home: list[tuple[int, int, bytes]] = [(0, 0, start)]
     pushed = 0
     turn = False
     started = perf_counter()
-    while deep or wide:
-        heap = wide if (turn and wide) or not deep else deep
+    while wide or home:
+        heap = wide if (turn and wide) or not home else home
         turn = not turn
         k = heapq.heappop(heap)[2]
         if k in done:
@@ -126,8 +129,9 @@ def two_orders(search: MovableSearch, rules: Rules, state: State, slice_s: float
                 continue
             seen.add(k)
             pushed += 1
-            heapq.heappush(deep, (cover(nxt, marks) - 1024 * sum(nxt[0]), pushed, k))
-            heapq.heappush(wide, (cover_sum(nxt, marks), -pushed, k))
+            over = cover_sum(nxt, marks)
+            heapq.heappush(wide, (over, -pushed, k))
+            heapq.heappush(home, (over - 1024 * sum(nxt[0]), -pushed, k))
         if perf_counter() - started >= slice_s:
             yield
             started = perf_counter()
