@@ -35,6 +35,13 @@ some split does, at the same count. Taking rank r off either top leaves the pair
 holding every rank but r, one position whichever foundation r came from; a card
 from outside onto the node likewise gives one position.
 
+**Cards keyed by class** (``known``, ``blur_table``): a search may key only
+some cards as themselves and every other card by its building class; a card of
+a class is then never played home, and where a foundation wants one whose
+class shows on top the search notes it (``unsure``). :mod:`.deadwindow` runs
+such searches in rounds and says why each verdict is exact. With ``known``
+None every card is itself, as above.
+
 Tests hold this to the engine: for random positions of both variants, the keys
 of the successors equal those of ``legal_moves`` + ``apply`` over every split of
 the position's node, and the alive answer equals the engine's.
