@@ -38,15 +38,16 @@ simplicity-pysol, les-quatre-coins-pysol) the foundations are not fixed: a card
 taken back may uncover play that puts it home again and one more card after it.
 There the search keeps the foundations in its key (their heights: a foundation's
 cards follow from its height), plays foundation-to-pile and foundation-to-foundation
-moves like any other, compares whole cards (only a second deck's copy is the
-same card), and calls a position alive only when it reaches a move that puts a
-card from outside the foundations onto one while the foundations hold at least as
-many cards as at the start: the count can then exceed the start's. Cards taken
-down and played back only restore it. That search runs on bytes (:mod:`.deadmovable`,
-``Rules.movable_moves``), keys a suit's two foundations as one node when they hold
-each rank once (Les Quatre Coins), and searches the start's plateau (the positions
-reached by moves between piles alone) first by card class, which decides most
-positions there: see that module.
+moves like any other, and calls a position alive only when it reaches a move that
+puts a card from outside the foundations onto one while the foundations hold at
+least as many cards as at the start: the count can then exceed the start's. Cards
+taken down and played back only restore it. That search runs on bytes
+(:mod:`.deadmovable`, ``Rules.movable_moves``), keys a suit's two foundations as
+one node when they hold each rank once (Les Quatre Coins), and runs in rounds
+(:mod:`.deadwindow`): the cards on the foundations and the next each one takes are
+keyed as themselves, every other card by its building class, a class card wanted
+home is noted instead of played, and a round that noted one is searched again with
+those cards known, so each verdict is the whole-card search's: see those modules.
 
 Where a variant's play with the stock spent fits ``Rules.class_moves`` the same
 search runs on class bytes alone (:mod:`.deadsearch`): the same keys, the same
@@ -64,8 +65,9 @@ from collections.abc import Generator
 from time import perf_counter
 from typing import Final
 
-from .deadmovable import MovableSearch, movable_exhaust
+from .deadmovable import MovableSearch
 from .deadsearch import ClassSearch, class_exhaust
+from .deadwindow import movable_exhaust
 from .moves import Move
 from .state import State
 from .variants import RULES, Rules
@@ -194,9 +196,8 @@ def exhaust(rules: Rules, state: State, wanted: frozenset[int], moves: list[Move
     movable = rules.spec.foundation_moves
     floor = rules.foundation_cards(state)  # movable foundations: the count to beat
     moving = rules.movable_moves(state.base) if movable else None
-    if moving is not None and MovableSearch.fits(rules, moving):  # on bytes (deadmovable.py)
-        searcher = MovableSearch(rules, moving, state.base, floor)
-        return (yield from movable_exhaust(searcher, rules, state, slice_s, known_dead))
+    if moving is not None and MovableSearch.fits(rules, moving):  # on bytes (deadwindow.py)
+        return (yield from movable_exhaust(rules, moving, state, slice_s, known_dead))
     table = plain_classes() if movable else rules.card_classes(wanted)
     shape = None if movable else rules.class_moves()
     if shape is not None:  # the same search on class bytes alone (deadsearch.py)

@@ -35,6 +35,13 @@ some split does, at the same count. Taking rank r off either top leaves the pair
 holding every rank but r, one position whichever foundation r came from; a card
 from outside onto the node likewise gives one position.
 
+**Cards keyed by class** (``known``, ``blur_table``): a search may key only
+some cards as themselves and every other card by its building class; a card of
+a class is then never played home, and where a foundation wants one whose
+class shows on top the search notes it (``unsure``). :mod:`.deadwindow` runs
+such searches in rounds and says why each verdict is exact. With ``known``
+None every card is itself, as above.
+
 Tests hold this to the engine: for random positions of both variants, the keys
 of the successors equal those of ``legal_moves`` + ``apply`` over every split of
 the position's node, and the alive answer equals the engine's.
@@ -42,17 +49,18 @@ the position's node, and the alive answer equals the engine's.
 
 from __future__ import annotations
 
-import heapq
-from collections.abc import Generator
-from time import perf_counter
 from typing import Final
 
-from .deadsearch import ClassSearch, class_exhaust, shallowest
+from .deadsearch import shallowest
 from .state import WASTE, State
 from .variants import Rules
-from .variants.base import ClassMoves, MovableMoves
+from .variants.base import MovableMoves
 
 SEP = b"\xff"
+# the first class byte of blur_table: above every card (0..51), well below the separator;
+# BLUR_LATER for the rounds after the first (see deadwindow.py)
+BLUR0: Final = 64
+BLUR_LATER: Final = 128
 # the wanted-card tables one search keeps (256 bytes each, one per foundation heights met)
 MARKS_MAX: Final = 4_096
 # the foundations' heights, the waste, the tableau piles sorted (all as bytes)
@@ -62,17 +70,26 @@ Position = tuple[bytes, bytes, list[bytes]]
 class MovableSearch:
     """One search's tables: which card goes on which, the foundations' sequences."""
 
-    def __init__(self, rules: Rules, shape: MovableMoves, base: int, floor: int) -> None:
+    def __init__(self, rules: Rules, shape: MovableMoves, base: int, floor: int,
+                 known: frozenset[int] | None = None, blur0: int = BLUR0) -> None:
         self.floor = floor  # the start's foundation count: a card home at this or more is progress
         self.spaces = shape.spaces
         seqs = [bytes(s) for s in shape.sequences]
         self.seqs = seqs
         self.places = list(rules.tableau_range)
         self.f0 = rules.f0
-        onto: list[list[int]] = [[] for _ in range(52)]
+        # the cards keyed by themselves (None: all); the others by their building class
+        self.table = blur_table(rules, base, known, blur0)
+        reps: dict[int, int] = {}
         for c in range(52):
-            onto[c] = [t for t in range(52) if rules.may_build_on(c, t, base)]
+            reps.setdefault(self.table[c], c)
+        # onto[x]: the bytes (cards or classes) byte x may be built on
+        onto: list[list[int]] = [[] for _ in range(256)]
+        for x, cx in reps.items():
+            onto[x] = [y for y, cy in reps.items() if rules.may_build_on(cx, cy, base)]
         self.onto = onto
+        # the cards a foundation wanted while they were keyed by class (see blur_table)
+        self.unsure: set[int] = set()
         # foundations whose sequences are each other's reversed: one node per pair at a full suit
         partner = [-1] * len(seqs)
         for j, sj in enumerate(seqs):
@@ -107,8 +124,9 @@ class MovableSearch:
     def start(self, rules: Rules, state: State) -> Position:
         piles = state.piles
         heights = bytearray(len(piles[i]) for i in rules.foundation_range)
-        return (self.canon(heights), bytes(piles[WASTE]),
-                sorted(bytes(piles[i]) for i in self.places))
+        table = self.table
+        return (self.canon(heights), bytes(piles[WASTE]).translate(table),
+                sorted(bytes(piles[i]).translate(table) for i in self.places))
 
     def foundation_options(self, heights: bytes) -> tuple[list[tuple[int, bytes]], dict[int, list[bytes]]]:
         """(gives, takes): the cards a foundation top offers and the heights once
@@ -169,6 +187,12 @@ class MovableSearch:
         heights, waste, piles = pos
         level = sum(heights) >= self.floor
         gives, takes = self.foundation_options(heights)
+        table = self.table
+        # a wanted card keyed by its class: seeing that class on top is unsure, never a move
+        blurred: dict[int, list[int]] = {}
+        for c in takes:
+            if table[c] != c:
+                blurred.setdefault(table[c], []).append(c)
         out: list[Position] = []
         onto = self.onto
         by_top: dict[int, list[int]] = {}
@@ -186,6 +210,8 @@ class MovableSearch:
                 continue  # empty, or the same pile as the last source: the same successors
             c = src[-1]
             rest = src[:-1]
+            if blurred and c in blurred:
+                self.unsure.update(blurred[c])
             home = takes.get(c)
             if home:
                 if level:
@@ -213,6 +239,7 @@ class MovableSearch:
                 new.sort()
                 out.append((heights, w, new))
         for c, h in gives:
+            c = table[c]
             targets = _targets(onto[c], by_top, piles, -1)
             if spaces:
                 targets.append(space)
@@ -223,6 +250,33 @@ class MovableSearch:
                 new.sort()
                 out.append((h, waste, new))
         return False, out
+
+
+def window(shape: MovableMoves, heights: list[int]) -> frozenset[int]:
+    """The cards each foundation holds and the next one it takes: the cards the
+    first round of :mod:`.deadwindow` keys by themselves."""
+    out: set[int] = set()
+    for seq, h in zip(shape.sequences, heights, strict=True):
+        out.update(seq[:h + 1])
+    return frozenset(out)
+
+
+def blur_table(rules: Rules, base: int, known: frozenset[int] | None, blur0: int = BLUR0) -> bytes:
+    """A translation table: each card of ``known`` (all when None) to itself,
+    each other card to its building class, ``blur0`` + the first card of the
+    class, where a class is the cards that may be built on the same cards and
+    take the same cards (Les Quatre Coins: a rank; simplicity-pysol: a rank and
+    a colour). Classes lie above every card and below the separator."""
+    table = bytearray(range(256))
+    if known is None:
+        return bytes(table)
+    named: dict[bytes, int] = {}
+    for c in range(52):
+        if c not in known:
+            sig = bytes([1 if rules.may_build_on(c, t, base) else 0 for t in range(52)]
+                        + [1 if rules.may_build_on(t, c, base) else 0 for t in range(52)])
+            table[c] = named.setdefault(sig, blur0 + c)
+    return bytes(table)
 
 
 def _targets(ys: list[int], by_top: dict[int, list[int]], piles: list[bytes], i: int) -> list[int]:
@@ -244,96 +298,24 @@ def cover(pos: Position, marks: bytes) -> int:
     return shallowest(waste, piles, marks)
 
 
+def cover_sum(pos: Position, marks: bytes) -> int:
+    """How many cards lie on the shallowest card ``marks`` marks, summed over
+    the waste and the piles that hold one."""
+    _, waste, piles = pos
+    total = 0
+    for p in [waste, *piles]:
+        at = p.translate(marks).rfind(1)
+        if at >= 0:
+            total += len(p) - 1 - at
+    return total
+
+
 def key(pos: Position) -> bytes:
     heights, waste, piles = pos
     return SEP.join([heights, waste, *piles])
-
-
-def plateau(search: MovableSearch, rules: Rules, state: State, slice_s: float,
-            known_dead: set[bytes]) -> Generator[None, None, tuple[bool | None, set[bytes]]]:
-    """What the start's plateau decides: (True, its keys) dead, (False, keys) alive,
-    (None, keys) not decided there.
-
-    The plateau: the positions reached by moves between piles alone, where the
-    foundations stand as at the start. On it the cards a foundation takes are
-    fixed, and so are the cards a foundation top may be built on (a foundation's
-    top may go only onto those), so the class search of :mod:`.deadsearch`
-    decides exactly whether a position of the plateau shows one of these cards
-    on top, every other card keyed by its rank class alone:
-
-    * one that shows a card a foundation takes proves the start alive: the
-      foundations hold the start's count there, and the card goes home;
-    * where spaces are never filled (Les Quatre Coins) and neither kind ever
-      shows, the plateau is all that is reachable: no card goes home, none
-      leaves a foundation, the count never moves, and the start is dead (a
-      region of 281,664 whole-card positions where the foundations never moved
-      is such a plateau: 740 class positions);
-    * otherwise the search over whole cards decides.
-
-    The class keys begin with the separator of the empty waste, never with the
-    heights the whole-card keys begin with: both kinds share a context's
-    remembered dead keys without meeting."""
-    heights = search.start(rules, state)[0]
-    gives, takes = search.foundation_options(heights)
-    shape = ClassMoves(search.spaces, search.spaces, "")
-    wanted = frozenset(takes)
-    home = ClassSearch(rules, shape, rules.card_classes(wanted), wanted, state.base)
-    dead, seen = yield from class_exhaust(home, state, slice_s, set())
-    if not dead:
-        return False, seen
-    if search.spaces:
-        return None, seen
-    flagged = set(takes)
-    for c, _ in gives:
-        flagged.update(search.onto[c])
-    if flagged == set(takes):
-        return True, seen
-    either = frozenset(flagged)
-    classes = ClassSearch(rules, shape, rules.card_classes(either), either, state.base)
-    dead, seen = yield from class_exhaust(classes, state, slice_s, known_dead)
-    return (True if dead else None), seen
 
 
 def unkey(k: bytes) -> Position:
     """The position a key was made of (heights, waste and cards never hold the separator)."""
     parts = k.split(SEP)
     return parts[0], parts[1], parts[2:]
-
-
-def movable_exhaust(search: MovableSearch, rules: Rules, state: State, slice_s: float,
-                    known_dead: set[bytes]) -> Generator[None, None, tuple[bool, set[bytes]]]:
-    """:func:`.dead.exhaust` for movable foundation cards: (dead, keys seen).
-    Positions with more cards on the foundations go first (a card home at the
-    start's count is what the search looks for), among those the ones whose
-    shallowest card a foundation takes lies under the fewest cards, then the
-    oldest. (On the hard positions of random Les Quatre Coins games this order
-    needed a fifth of the time of the shallowest-card order alone.)"""
-    verdict, keys = yield from plateau(search, rules, state, slice_s, known_dead)
-    if verdict is not None:
-        return verdict, keys
-    first = search.start(rules, state)
-    seen: set[bytes] = {key(first)}
-    # the queue holds keys, not positions: a key is the position's own bytes,
-    # a fifth of the memory of its parts
-    heap: list[tuple[int, int, bytes]] = [(0, 0, key(first))]
-    pushed = 0
-    started = perf_counter()
-    while heap:
-        _, _, k = heapq.heappop(heap)
-        pos = unkey(k)
-        found, nexts = search.successors(pos)
-        if found:
-            return False, seen
-        marks = search.wanted_marks(pos[0])
-        for nxt in nexts:
-            k = key(nxt)
-            if k in seen or k in known_dead:
-                continue
-            seen.add(k)
-            pushed += 1
-            heapq.heappush(heap, (cover(nxt, marks) - 1024 * sum(nxt[0]), pushed, k))
-        if perf_counter() - started >= slice_s:
-            yield
-            started = perf_counter()
-    return True, seen
-

@@ -11,7 +11,7 @@ import random
 
 import pytest
 
-from server.game import dead, deadmovable, engine
+from server.game import dead, deadmovable, deadwindow, engine
 from server.game.deadmovable import MovableSearch
 from server.game.state import WASTE, State
 from server.game.variants import RULES, Rules
@@ -148,3 +148,110 @@ def test_a_full_suit_is_one_node_whichever_way_it_is_split() -> None:
                   redeals=2)
         with fresh_engine_caches():
             assert engine.status(s) == engine.IN_PROGRESS and plain_dead(s) is False
+
+
+def whole_card_verdict(rules: Rules, s: State, limit: int) -> bool | None:
+    """Dead or alive by the whole-card search (every card itself, breadth
+    first, no memory), or None past ``limit`` positions: the search the window
+    rounds replace, its successors held to the engine above."""
+    shape = rules.movable_moves(s.base)
+    assert shape is not None
+    search = MovableSearch(rules, shape, s.base, rules.foundation_cards(s))
+    first = search.start(rules, s)
+    seen, todo = {deadmovable.key(first)}, [first]
+    while todo:
+        found, nexts = search.successors(todo.pop())
+        if found:
+            return False
+        for nxt in nexts:
+            k = deadmovable.key(nxt)
+            if k not in seen:
+                if len(seen) >= limit:
+                    return None
+                seen.add(k)
+                todo.append(nxt)
+    return True
+
+
+def first_round(rules: Rules, s: State) -> tuple[bool, int, bool]:
+    """(dead, positions, a wanted card of a class was noted) of the window's first round."""
+    shape = rules.movable_moves(s.base)
+    assert shape is not None
+    known = deadmovable.window(shape, [len(s.piles[i]) for i in rules.foundation_range])
+    search = MovableSearch(rules, shape, s.base, rules.foundation_cards(s), known)
+    steps = deadwindow.two_orders(search, rules, s, 1e9, set())
+    while True:
+        try:
+            next(steps)
+        except StopIteration as done:
+            dead_, seen = done.value
+            return dead_, len(seen), bool(search.unsure)
+
+
+@pytest.mark.parametrize("variant", MOVABLE)
+def test_window_rounds_give_the_whole_card_verdict(variant: str) -> None:
+    """The rounds over a window of known cards (deadwindow.py) against the
+    whole-card search, wherever that finishes in 5,000 positions: the same
+    verdict, dead and alive (the test meets both)."""
+    rules = RULES[variant]
+    sparse = 100 if variant == "simplicity-pysol" else 400  # Les Quatre Coins' are quick
+    positions = endgame_positions(variant, 17, 60) + sparse_positions(variant, 17, sparse)
+    compared = dead_ones = 0
+    for s in positions:
+        whole = whole_card_verdict(rules, s, 5_000)
+        if whole is None:
+            continue
+        compared += 1
+        assert dead.region(rules, s)[0] == whole
+        dead_ones += whole
+    # simplicity-pysol fills spaces and wraps round the corner: few sparse positions are dead
+    assert compared >= 80 and dead_ones >= (1 if variant == "simplicity-pysol" else 3)
+
+
+@pytest.mark.parametrize(("t1", "dead_"), [("3S 2S 3D", False), ("3H 2S 3D", True)])
+def test_a_card_past_the_window_is_noted_and_a_second_round_decides(t1: str, dead_: bool) -> None:
+    """Take 2C down onto 3H, 3D onto it, and 2S goes home: the spade foundation
+    then wants 3S, past the first round's window (the cards on the foundations
+    and the next of each), so the first round keys the threes by rank and only
+    notes that one shows. On top of t1 it is 3S (alive: it goes home at the
+    start's count) or 3H (dead); the second round, with 3S known, tells which."""
+    rules = RULES[LQC]
+    s = build(LQC, {"f1": "AC 2C", "f2": "AS", "t1": t1, "t2": "9D 3H"}, redeals=2)
+    first_dead, _, noted = first_round(rules, s)
+    assert first_dead and noted
+    assert dead.region(rules, s)[0] is dead_
+    assert whole_card_verdict(rules, s, 10**6) is dead_ and plain_dead(s) is dead_
+    with fresh_engine_caches():
+        assert engine.status(s) == (engine.DEAD if dead_ else engine.IN_PROGRESS)
+
+
+def test_cards_past_the_window_are_keyed_by_rank() -> None:
+    """Les Quatre Coins builds up or down in any suit: the cards the first
+    round does not know are keyed by rank alone, so two positions that differ
+    only by the suits of such cards are one position of the search."""
+    rules = RULES[LQC]
+    shape = rules.movable_moves(0)
+    assert shape is not None
+    a = build(LQC, {"f1": "AC", "t1": "7H 8S", "t2": "9D"}, redeals=2)
+    b = build(LQC, {"f1": "AC", "t1": "7D 8C", "t2": "9S"}, redeals=2)
+    known = deadmovable.window(shape, [len(a.piles[i]) for i in rules.foundation_range])
+    search = MovableSearch(rules, shape, 0, 1, known)
+    assert key_of(rules, search, a) == key_of(rules, search, b)
+    whole = MovableSearch(rules, shape, 0, 1)
+    assert key_of(rules, whole, a) != key_of(rules, whole, b)
+
+
+def sparse_positions(variant: str, seed: int, count: int) -> list[State]:
+    """:func:`synthetic_positions` with most tableau cards taken out of the game
+    (each pile keeps a random few, in order): dead positions are common there,
+    and their regions small enough for the whole-card search."""
+    rng = random.Random(f"{variant}-sparse-{seed}")
+    rules = RULES[variant]
+    out: list[State] = []
+    for s in synthetic_positions(variant, seed, count):
+        piles = list(s.piles)
+        keep = rng.randrange(1, 4)
+        for i in [WASTE, *rules.tableau_range]:
+            piles[i] = tuple(c for c in piles[i] if rng.random() < keep / 10)
+        out.append(s._replace(piles=tuple(piles)))
+    return out
