@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from client.board import face
 from client.keys import UI
 from client.screen import render, text_lines
 from client.state import RaceState, mode
@@ -67,10 +68,11 @@ async def test_a_variant_registered_here_only_is_raced_and_drawn_end_to_end(
         assert top < middle < lower < bottom
         assert "[1]" not in rows[top]  # the top row's middle cell is blank
         t7 = view["piles"]["t7"][-1]
+        shown = face(t7[0], t7[1])  # as the board draws it: a ten reads 10, not T
         last = rows[bottom]
         # t7 fans left: its label after its cards, between the two lower corners
         assert last.index("[f3]") < last.index("[7]") < last.index("[f4]")
-        assert last.index(t7[0]) < last.index("[7]") < last.index("[f4]") - 1  # a space between
+        assert last.index(shown) < last.index("[7]") < last.index("[f4]") - 1  # a space between
 
         # race it: moves from the server's legal list, then a redeal the spec allows
         assert await play_forward(ann, 60, stock=("draw",)) > 0 and ann.state.v > 0
