@@ -131,6 +131,8 @@ def test_lobby_then_a_board_in_a_real_terminal(config: Path) -> None:
             term.child.send("r")
             term.wait_text("[f1]")
             term.wait_text("rival")
+            # the board may arrive in more than one read: wait for its bottom row too
+            term.wait(lambda: any("[f3]" in line and "[f4]" in line for line in term.lines))
             top, mid, bottom = term.line_with("[f1]", "[f2]"), term.line_with("[2]", "[3]", "[4]"), \
                 term.line_with("[f3]", "[f4]")
             assert top < mid < bottom
