@@ -119,6 +119,8 @@ class Dig:
             return k
 
         onto = self.tables.onto
+        # fits[x]: the keys x may be built on, as bytes (a membership test in C)
+        self.fits = [bytes(ys) for ys in onto]
         for x in keys:
             for y in onto[x]:
                 if y in keys:
@@ -157,6 +159,8 @@ class Closure:
         self.blocked: dict[tuple[Frame, int], set[bytes]] = {}
         self.work: list[tuple[Frame, int, bytes]] = []
         self.reached_end = False
+        self.memo: dict[bytes, list[tuple[bytes, int]]] = {}  # local state -> its tableau moves
+        self.frames: dict[Frame, tuple[list[tuple[int, Frame]], list[tuple[int, int, Frame]]]] = {}
 
     def bound(self, g: Frame, i: int) -> int:
         least = self.least
@@ -197,43 +201,76 @@ class Closure:
                         self.add(g2, j, b)
         self.add(g2, i, k)
 
-    def expand(self, g: Frame, i: int, k: bytes) -> None:
+    def frame(self, g: Frame) -> tuple[list[tuple[int, Frame]], list[tuple[int, int, Frame]]]:
+        """(homes, comers) of frame g: each start foundation card a foundation
+        takes back and the frame once it is home; each card that may come to
+        the tableau (the next dig card, a foundation's top), its component and
+        the frame once it has come."""
+        known = self.frames.get(g)
+        if known is not None:
+            return known
         dig = self.dig
-        onto = dig.tables.onto
-        bound = self.bound(g, i)
+        placed, heights = g
+        homes: list[tuple[int, Frame]] = []
+        comers: list[tuple[int, int, Frame]] = [(dig.dig[placed], dig.comp[dig.dig[placed]],
+                                                 (placed + 1, heights))]
+        for f, seq in enumerate(dig.seqs):
+            h = heights[f]
+            if h < dig.heights0[f]:
+                homes.append((seq[h], (placed, _height(heights, f, h + 1))))
+            if h:
+                comers.append((seq[h - 1], dig.comp[seq[h - 1]], (placed, _height(heights, f, h - 1))))
+        known = self.frames[g] = (homes, comers)
+        return known
+
+    def moves(self, k: bytes) -> list[tuple[bytes, int]]:
+        """The local states one tableau move away from ``k`` and their pile
+        counts (a card onto a top it may be built on, or into a space): the
+        same in every frame, so worked out once per local state."""
+        known = self.memo.get(k)
+        if known is not None:
+            return known
+        dig = self.dig
+        fits = dig.fits
         piles = k.split(SEP) if k else []
         n = len(piles)
-        blocked = False
-        placed, heights = g
-        # a card to a top it may be built on, or into a space
+        out: list[tuple[bytes, int]] = []
         for a, p in enumerate(piles):
             x = p[-1]
             rest = p[:-1]
             for b, q in enumerate(piles):
-                if b != a and q[-1] in onto[x]:
-                    self.add(g, i, _join(piles, a, rest, b, q + p[-1:]))
+                if b != a and q[-1] in fits[x]:
+                    out.append((_join(piles, a, rest, b, q + p[-1:]), n if rest else n - 1))
             if rest and dig.spaces:
-                if n + 1 <= bound:
-                    self.add(g, i, _join(piles, a, rest, -1, p[-1:]))
-                else:
-                    blocked = True
-            # a start foundation card home again
-            for f, seq in enumerate(dig.seqs):
-                h = heights[f]
-                if h < dig.heights0[f] and seq[h] == x:
-                    self.event(g, i, (placed, _height(heights, f, h + 1)), _join(piles, a, rest, -1, b""))
+                out.append((_join(piles, a, rest, -1, p[-1:]), n + 1))
+        self.memo[k] = out
+        return out
+
+    def expand(self, g: Frame, i: int, k: bytes) -> None:
+        dig = self.dig
+        fits = dig.fits
+        bound = self.bound(g, i)
+        blocked = False
+        for k2, n2 in self.moves(k):
+            if n2 <= bound:
+                self.add(g, i, k2)
+            else:
+                blocked = True
+        piles = k.split(SEP) if k else []
+        n = len(piles)
+        homes, comers = self.frame(g)
+        # a start foundation card home again
+        for c, up in homes:
+            for a, p in enumerate(piles):
+                if p[-1] == c:
+                    self.event(g, i, up, _join(piles, a, p[:-1], -1, b""))
         # the next dig card, a foundation's top: onto a top, or into a space
-        comers: list[tuple[int, Frame]] = []
-        if dig.comp[dig.dig[placed]] == i:
-            comers.append((dig.dig[placed], (placed + 1, heights)))
-        for f, seq in enumerate(dig.seqs):
-            h = heights[f]
-            if h and dig.comp[seq[h - 1]] == i:
-                comers.append((seq[h - 1], (placed, _height(heights, f, h - 1))))
-        for c, g2 in comers:
+        for c, j, g2 in comers:
+            if j != i:
+                continue
             card = bytes((c,))
             for b, q in enumerate(piles):
-                if q[-1] in onto[c]:
+                if q[-1] in fits[c]:
                     self.event(g, i, g2, _join(piles, b, q + card, -1, b""))
             if dig.spaces:
                 if n + 1 <= bound:
