@@ -48,11 +48,11 @@ one node when they hold each rank once (Les Quatre Coins), and runs in rounds
 keyed as themselves, every other card by its building class, a class card wanted
 home is noted instead of played, and a round that noted one is searched again with
 those cards known, so each verdict is the whole-card search's: see those modules.
-Before the rounds, a position whose wanted cards all lie in the waste, none on
-the tableau, is tried by a certificate (:mod:`.deadwaste`): it is alive only if
-the cards above the shallowest wanted card can all be dug into the tableau, and
-an abstraction that splits the tableau into the components building links may
-prove that they cannot (dead); otherwise the rounds decide.
+Beside the rounds (half of each slice), a position whose wanted cards all lie in
+the waste, none on the tableau, is tried by a certificate (:mod:`.deadwaste`):
+it is alive only if the cards above the shallowest wanted card can all be dug
+into the tableau, and an abstraction that splits the tableau into the components
+building links may prove that they cannot (dead); whichever knows first answers.
 
 Where a variant's play with the stock spent fits ``Rules.class_moves`` the same
 search runs on class bytes alone (:mod:`.deadsearch`): the same keys, the same
@@ -72,7 +72,7 @@ from typing import Final
 
 from .deadmovable import MovableSearch
 from .deadsearch import ClassSearch, class_exhaust
-from .deadwaste import dig_dead
+from .deadwaste import with_dig
 from .deadwindow import movable_exhaust
 from .moves import Move
 from .state import State
@@ -203,9 +203,8 @@ def exhaust(rules: Rules, state: State, wanted: frozenset[int], moves: list[Move
     floor = rules.foundation_cards(state)  # movable foundations: the count to beat
     moving = rules.movable_moves(state.base) if movable else None
     if moving is not None and MovableSearch.fits(rules, moving):  # on bytes (deadwindow.py)
-        if (yield from dig_dead(rules, moving, state, slice_s)):  # a waste to dig (deadwaste.py)
-            return True, set()
-        return (yield from movable_exhaust(rules, moving, state, slice_s, known_dead))
+        rounds = movable_exhaust(rules, moving, state, slice_s / 2, known_dead)
+        return (yield from with_dig(rules, moving, state, slice_s, rounds))  # a waste to dig (deadwaste.py)
     table = plain_classes() if movable else rules.card_classes(wanted)
     shape = None if movable else rules.class_moves()
     if shape is not None:  # the same search on class bytes alone (deadsearch.py)

@@ -72,6 +72,7 @@ from __future__ import annotations
 
 from collections.abc import Generator
 from time import perf_counter
+from typing import Final
 
 from .deadmovable import MovableSearch
 from .state import STOCK, WASTE, State
@@ -79,8 +80,31 @@ from .variants import Rules
 from .variants.base import MovableMoves
 
 SEP = b"\xff"
+# local states (all frames) after which the certificate gives up and leaves the
+# verdict to the search it runs beside: ~100 bytes each, so ~40 MB at most
+DIG_STATES_MAX: Final = 400_000
 # (dig cards placed, the foundations' heights)
 Frame = tuple[int, bytes]
+
+
+def dig_depth(rules: Rules, shape: MovableMoves, state: State) -> int:
+    """How many cards lie on the shallowest wanted card in the waste, or -1
+    where the certificate does not apply: the stock not spent, a suit's two
+    foundations each other's reverse (Les Quatre Coins: cards pass between
+    them), a wanted card on the tableau, or none in the waste."""
+    piles = state.piles
+    seqs = shape.sequences
+    if piles[STOCK] or any(sj == sk[::-1] for j, sj in enumerate(seqs) for sk in seqs[j + 1:]):
+        return -1
+    heights = [len(piles[i]) for i in rules.foundation_range]
+    wanted = {seq[h] for seq, h in zip(seqs, heights, strict=True) if h < len(seq)}
+    if any(c in wanted for i in rules.tableau_range for c in piles[i]):
+        return -1
+    waste = piles[WASTE]
+    for k in range(len(waste) - 1, -1, -1):
+        if waste[k] in wanted:
+            return len(waste) - 1 - k
+    return -1
 
 
 class Dig:
@@ -89,23 +113,15 @@ class Dig:
     def __init__(self, rules: Rules, shape: MovableMoves, state: State) -> None:
         piles = state.piles
         self.heights0 = bytes(len(piles[i]) for i in rules.foundation_range)
-        self.seqs = [bytes(s) for s in shape.sequences]
-        home = frozenset(c for seq, h in zip(self.seqs, self.heights0, strict=True) for c in seq[:h])
+        self.seqs = seqs = [bytes(s) for s in shape.sequences]
+        waste = bytes(piles[WASTE])
+        self.depth = dig_depth(rules, shape, state)
+        home = frozenset(c for seq, h in zip(seqs, self.heights0, strict=True) for c in seq[:h])
         self.tables = MovableSearch(rules, shape, state.base, 0, home)
         table = self.tables.table
         self.spaces = shape.spaces
         self.piles_max = len(rules.tableau_range)
         self.tableau = [bytes(piles[i]).translate(table) for i in rules.tableau_range if piles[i]]
-        waste = bytes(piles[WASTE])
-        wanted = {seq[h] for seq, h in zip(self.seqs, self.heights0, strict=True) if h < len(seq)}
-        self.depth = -1  # cards above the shallowest wanted card; -1: the certificate does not apply
-        paired = bool(self.tables.pairs)
-        on_tableau = any(c in wanted for i in rules.tableau_range for c in piles[i])
-        if not piles[STOCK] and not paired and not on_tableau:
-            for k in range(len(waste) - 1, -1, -1):
-                if waste[k] in wanted:
-                    self.depth = len(waste) - 1 - k
-                    break
         # the dig cards, the waste's top first
         self.dig = [table[c] for c in reversed(waste[len(waste) - self.depth:])] if self.depth > 0 else []
         # components: keys linked by building, among the keys in play
@@ -159,6 +175,7 @@ class Closure:
         self.blocked: dict[tuple[Frame, int], set[bytes]] = {}
         self.work: list[tuple[Frame, int, bytes]] = []
         self.reached_end = False
+        self.size = 0  # local states in all frames
         self.memo: dict[bytes, list[tuple[bytes, int]]] = {}  # local state -> its tableau moves
         self.frames: dict[Frame, tuple[list[tuple[int, Frame]], list[tuple[int, int, Frame]]]] = {}
 
@@ -175,6 +192,7 @@ class Closure:
             return
         got.add(k)
         self.work.append((g, i, k))
+        self.size += 1
         n = k.count(SEP) + 1 if k else 0
         if n < self.least.get(at, 1_000):
             self.least[at] = n
@@ -302,11 +320,14 @@ def _join(piles: list[bytes], a: int, pa: bytes, b: int, pb: bytes) -> bytes:
     return SEP.join(out)
 
 
-def dig_dead(rules: Rules, shape: MovableMoves, state: State,
-             slice_s: float = 1e9) -> Generator[None, None, bool]:
+def dig_dead(rules: Rules, shape: MovableMoves, state: State, slice_s: float = 1e9,
+             states_max: int = DIG_STATES_MAX) -> Generator[None, None, bool]:
     """True when the certificate proves ``state`` dead (module docstring); False
-    when it does not apply or cannot tell. Yields after every ``slice_s``
-    seconds of work, like every dead search."""
+    when it does not apply or cannot tell (or gives up past ``states_max``
+    local states). Yields after every ``slice_s`` seconds of work, like every
+    dead search."""
+    if dig_depth(rules, shape, state) <= 0:
+        return False
     dig = Dig(rules, shape, state)
     if not dig.applies():
         return False
@@ -320,9 +341,40 @@ def dig_dead(rules: Rules, shape: MovableMoves, state: State,
     while work:
         g, i, k = work.pop()
         closure.expand(g, i, k)
-        if closure.reached_end:
+        if closure.reached_end or closure.size > states_max:
             return False
         if perf_counter() - started >= slice_s:
             yield
             started = perf_counter()
     return True
+
+
+def with_dig(rules: Rules, shape: MovableMoves, state: State, slice_s: float,
+             search: Generator[None, None, tuple[bool, set[bytes]]]
+             ) -> Generator[None, None, tuple[bool, set[bytes]]]:
+    """``search`` (an exact dead search: (dead, keys seen)) and the certificate
+    in turn, half a slice each, the certificate first: the first to know
+    answers ((True, no keys) when the certificate proves the position dead).
+    The certificate only ever answers dead, and only where it proves it; the
+    search alone answers alive. Where the certificate does not apply, the
+    search runs alone."""
+    if dig_depth(rules, shape, state) <= 0:
+        return (yield from search)
+    certificate: Generator[None, None, bool] | None = dig_dead(rules, shape, state, slice_s / 2)
+    while True:
+        if certificate is not None:
+            try:
+                next(certificate)
+            except StopIteration as done:
+                if done.value:
+                    search.close()
+                    return True, set()
+                certificate = None
+        try:
+            next(search)
+        except StopIteration as done:
+            if certificate is not None:
+                certificate.close()
+            result: tuple[bool, set[bytes]] = done.value
+            return result
+        yield
