@@ -19,7 +19,7 @@ from .game.state import State
 from .metrics import MOVES_ACCEPTED, MOVES_REJECTED
 from .player import Player
 from .protocol import ProtocolError, encode, error
-from .race import cards_conserved, progress_message
+from .race import progress_message
 from .store.rooms import now_ms
 
 log = logging.getLogger("patience.play")
@@ -80,7 +80,7 @@ async def _play(player: Player, seq: int, text: str, v: int, step: Step) -> None
         player.last_seq, player.last_answer = seq, [answer]
         player.send_bytes(answer)
         return
-    if not cards_conserved(state, new_state):
+    if not service.conserved(state, new_state):
         log.error("card conservation failed: game frozen", extra=player.log_extra())
         await service.store.set_player_fields(code, player.n, status="frozen")
         raise ProtocolError("internal", "this game failed a consistency check and is frozen")
