@@ -11,8 +11,12 @@ STAMP  := $(VENV)/.installed
 SERVER_SRC := ${shell sed -n '/^SERVER_COMPILED/,/^)/p' server/corebuild.py | grep -o '"server[.a-z_]*"' | tr -d '"' | sed 's|\.|/|g; s|$$|.py|'}
 CORE_SRC := $(shell find server/game -name '*.py') $(SERVER_SRC)
 # The tests of the pure core: run a second time on the pure-Python source, so
-# the compiled and the pure core can never drift apart.
-PURE_TESTS := tests/game tests/test_cli.py tests/test_corebuild.py tests/competition/test_daily_pure.py
+# the compiled and the pure core can never drift apart; with them the unit tests
+# of the compiled server modules that need no server (a few seconds: the view's
+# bytes, the framing, the codec's errors, the outbox and the progress throttle).
+PURE_TESTS := tests/game tests/test_cli.py tests/test_corebuild.py tests/competition/test_daily_pure.py \
+	tests/server/test_viewcodec.py tests/server/test_sansio_fast_frames.py tests/test_protocol.py \
+	tests/server/test_outbox.py tests/server/test_progress_throttle.py
 
 .PHONY: setup serve cluster test lint bench clean
 
