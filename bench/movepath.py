@@ -22,8 +22,11 @@ from collections.abc import Callable
 from server.corebuild import SERVER_COMPILED, SourceOnlyFinder, is_compiled
 
 # (label, environment, arguments) of each process --all runs
-KINDS: tuple[tuple[str, dict[str, str], list[str]], ...] = (("compiled", {}, []), ("server modules pure", {}, ["--server-pure"]),
-         ("all pure", {"PATIENCE_PURE": "1"}, []))
+KINDS: tuple[tuple[str, dict[str, str], list[str]], ...] = (
+    ("compiled", {}, []),
+    ("server modules pure", {}, ["--server-pure"]),
+    ("all pure", {"PATIENCE_PURE": "1"}, []),
+)
 
 
 def timed(fn: Callable[[], object], calls: int) -> float:
