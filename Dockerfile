@@ -1,5 +1,6 @@
 # Build stage: the full Python image has a C compiler, so the wheel carries the
-# rules core compiled by mypyc (setup.py); the slim runtime image needs none.
+# rules core and the move path's server modules compiled by mypyc (setup.py); the slim
+# runtime image needs no compiler.
 FROM python:3.11 AS build
 WORKDIR /src
 COPY pyproject.toml setup.py README.md ./

@@ -4,13 +4,19 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-# The install compiles the rules core (server/game/) with mypyc in place
+# The install compiles the rules core (server/game/) with mypyc in place, and with
+# it the server's modules on the move path (SERVER_COMPILED in server/corebuild.py)
 # (setup.py; pure Python without a C compiler or with PATIENCE_PURE=1). An edit
-# to the core must rebuild it, or the old compiled modules would keep running.
-CORE_SRC := $(shell find server/game -name '*.py')
+# to any of them must rebuild, or the old compiled modules would keep running.
+SERVER_SRC := ${shell sed -n '/^SERVER_COMPILED/,/^)/p' server/corebuild.py | grep -o '"server[.a-z_]*"' | tr -d '"' | sed 's|\.|/|g; s|$$|.py|'}
+CORE_SRC := $(shell find server/game -name '*.py') $(SERVER_SRC)
 # The tests of the pure core: run a second time on the pure-Python source, so
-# the compiled and the pure core can never drift apart.
-PURE_TESTS := tests/game tests/test_cli.py tests/test_corebuild.py tests/competition/test_daily_pure.py
+# the compiled and the pure core can never drift apart; with them the unit tests
+# of the compiled server modules that need no server (a few seconds: the view's
+# bytes, the framing, the codec's errors, the outbox and the progress throttle).
+PURE_TESTS := tests/game tests/test_cli.py tests/test_corebuild.py tests/competition/test_daily_pure.py \
+	tests/server/test_viewcodec.py tests/server/test_sansio_fast_frames.py tests/test_protocol.py \
+	tests/server/test_outbox.py tests/server/test_progress_throttle.py
 
 .PHONY: setup serve cluster test lint bench clean
 
@@ -45,5 +51,5 @@ bench: $(STAMP)
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis build *.egg-info
-	find server/game -name '*.so' -delete
+	find server -name '*.so' -delete
 	rm -f patience_core__mypyc.*.so

@@ -1,4 +1,6 @@
-"""Build: compile the rules core (``server/game/``, solver included) with mypyc.
+"""Build: compile the rules core (``server/game/``, solver included) with mypyc,
+and with it the server's modules on the move path (``SERVER_COMPILED`` in
+``server/corebuild.py``: the one list, read from there).
 
 Everything else about the package lives in pyproject.toml; this file only adds
 the extension modules. The same typed Python source is compiled, so the pure
@@ -10,6 +12,7 @@ found, when mypyc is missing, or when ``PATIENCE_PURE=1`` is set. At run time
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import shlex
 import shutil
@@ -47,8 +50,17 @@ def _python_headers() -> bool:
     return (Path(sysconfig.get_paths()["include"]) / "Python.h").exists()
 
 
+def _server_sources() -> list[str]:
+    """The server's modules compiled with the core, as source paths."""
+    spec = importlib.util.spec_from_file_location("patience_corebuild", Path("server") / "corebuild.py")
+    assert spec is not None and spec.loader is not None
+    corebuild = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(corebuild)  # plain Python, the standard library only
+    return [str(Path(*name.split("."))) + ".py" for name in corebuild.SERVER_COMPILED]
+
+
 def _core_sources() -> list[str]:
-    return sorted(str(p) for p in CORE.rglob("*.py"))
+    return sorted(str(p) for p in CORE.rglob("*.py")) + _server_sources()
 
 
 # Commands that only write metadata: pip runs this file once per build phase, and
@@ -75,10 +87,10 @@ def extensions(argv: list[str] | None = None) -> list[object]:
     except ImportError:
         _say("mypyc is not installed: pure Python")
         return []
-    _say(f"compiling {CORE} with mypyc (opt level {OPT_LEVEL})")
+    _say(f"compiling {CORE} and the move path's server modules with mypyc (opt level {OPT_LEVEL})")
     # One named group: the shared library gets a stable name
     # (patience_core__mypyc.*.so) instead of a hash, so .gitignore and the
-    # tests can name it.
+    # tests can name it; and the server's modules call the core's natively.
     exts: list[object] = mypycify(_core_sources(), opt_level=OPT_LEVEL, group_name="patience_core")
     return exts
 

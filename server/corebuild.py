@@ -1,13 +1,16 @@
 """Which rules core runs: the mypyc-compiled ``server.game`` or its pure source.
 
 The build (setup.py) compiles ``server/game/`` to extension modules that sit
-beside the ``.py`` files they came from; Python's import system prefers an
+beside the ``.py`` files they came from, and with it the server's modules on
+the move path (:data:`SERVER_COMPILED`); Python's import system prefers an
 extension module to a source file of the same name, so a compiled build runs
-compiled. ``PATIENCE_PURE=1`` at run time turns that preference around for the
-core alone: :func:`install_pure_finder` (called from ``server/__init__.py``,
-before anything can import the core) puts a finder first on ``sys.meta_path``
-that loads ``server.game`` and its submodules from source only. That is how one
-build can run the game tests on both paths.
+compiled. ``PATIENCE_PURE=1`` at run time turns that preference around for all
+of them: :func:`install_pure_finder` (called from ``server/__init__.py``,
+before anything can import them) puts a finder first on ``sys.meta_path``
+that loads ``server.game``, its submodules and the server's compiled modules
+from source only. That is how one build can run the tests on both paths. The
+two go together: a compiled server module reaches into the core's native
+classes, so it never runs beside a pure core.
 
 This module lives outside ``server/game/`` on purpose: it must work, and be
 plain Python, whichever core is loaded.
@@ -25,6 +28,16 @@ from pathlib import Path
 from types import ModuleType
 
 CORE: str = "server.game"
+# The server's modules compiled with the core, in the same mypyc group (setup.py
+# reads this list): each runs once or more per move, and compiled they take about
+# a sixth off the server's CPU per move (docs/benchmarks.md, round 3).
+SERVER_COMPILED: tuple[str, ...] = (
+    "server.limits", "server.net.connection", "server.net.frames", "server.net.outbox",
+    "server.net.sansio", "server.net.sansio_server",
+    "server.play", "server.player", "server.progress", "server.protocol", "server.race",
+    "server.store.batch", "server.store.keys", "server.store.rooms", "server.verdicts",
+    "server.viewcodec",
+)
 PURE_ENV: str = "PATIENCE_PURE"
 COMPILED, PURE, MIXED = "compiled", "pure Python", "partly compiled"
 
@@ -37,15 +50,17 @@ def pure_requested(environ: Mapping[str, str] | None = None) -> bool:
 
 class SourceOnlyFinder(MetaPathFinder):
     """Finds the modules of ``package`` (a subpackage, never a top-level one)
-    among ``.py`` files only, so compiled extension modules beside them are
-    never loaded."""
+    and the ``modules`` named (never top-level ones) among ``.py`` files only,
+    so compiled extension modules beside them are never loaded."""
 
-    def __init__(self, package: str = CORE) -> None:
+    def __init__(self, package: str = CORE, modules: Sequence[str] = ()) -> None:
         self.package = package
+        self.modules = frozenset(modules)
 
     def find_spec(self, fullname: str, path: Sequence[str] | None,
                   target: ModuleType | None = None) -> ModuleSpec | None:
-        ours = fullname == self.package or fullname.startswith(self.package + ".")
+        ours = fullname == self.package or fullname.startswith(self.package + ".") \
+            or fullname in self.modules
         if not ours or path is None:
             return None
         for entry in path:
@@ -61,7 +76,7 @@ def install_pure_finder() -> bool:
     if not pure_requested():
         return False
     if not any(isinstance(f, SourceOnlyFinder) for f in sys.meta_path):
-        sys.meta_path.insert(0, SourceOnlyFinder())
+        sys.meta_path.insert(0, SourceOnlyFinder(CORE, SERVER_COMPILED))
     return True
 
 
@@ -80,6 +95,12 @@ def core_modules(package: str = CORE) -> list[str]:
     return names
 
 
+def compiled_modules(package: str = CORE) -> list[str]:
+    """What the build compiles: the modules of ``package`` and, for the rules
+    core, the server's modules compiled with it."""
+    return core_modules(package) + (list(SERVER_COMPILED) if package == CORE else [])
+
+
 def is_compiled(name: str) -> bool:
     """Whether the module ``name`` is (or would be) loaded from an extension."""
     spec = importlib.util.find_spec(name)
@@ -93,7 +114,7 @@ def stale_modules(package: str = CORE) -> list[str]:
     old compiled code. (Not for installed wheels: an installer need not keep
     the build's file times.)"""
     stale = []
-    for name in core_modules(package):
+    for name in compiled_modules(package):
         spec = importlib.util.find_spec(name)
         origin = spec.origin if spec is not None else None
         if origin is None or not origin.endswith(tuple(EXTENSION_SUFFIXES)):
@@ -108,8 +129,9 @@ def stale_modules(package: str = CORE) -> list[str]:
 
 def rules_core(package: str = CORE) -> str:
     """``compiled``, ``pure Python``, or ``partly compiled (…)`` naming the
-    pure modules (a build that went wrong half way: worth saying loudly)."""
-    modules = core_modules(package)
+    pure modules (a build that went wrong half way: worth saying loudly). The
+    server's modules compiled with the core count with it."""
+    modules = compiled_modules(package)
     pure = [m for m in modules if not is_compiled(m)]
     if not pure:
         return COMPILED
@@ -118,5 +140,6 @@ def rules_core(package: str = CORE) -> str:
     return f"{MIXED} (pure: {', '.join(pure)})"
 
 
-__all__ = ["COMPILED", "MIXED", "PURE", "PURE_ENV", "SourceOnlyFinder", "core_modules",
+__all__ = ["COMPILED", "MIXED", "PURE", "PURE_ENV", "SERVER_COMPILED", "SourceOnlyFinder",
+           "compiled_modules", "core_modules",
            "install_pure_finder", "is_compiled", "pure_requested", "rules_core", "stale_modules"]

@@ -19,7 +19,7 @@ from .game.state import State
 from .metrics import MOVES_ACCEPTED, MOVES_REJECTED
 from .player import Player
 from .protocol import ProtocolError, encode, error
-from .race import cards_conserved, progress_message
+from .race import progress_message
 from .store.rooms import now_ms
 
 log = logging.getLogger("patience.play")
@@ -80,13 +80,13 @@ async def _play(player: Player, seq: int, text: str, v: int, step: Step) -> None
         player.last_seq, player.last_answer = seq, [answer]
         player.send_bytes(answer)
         return
-    if not cards_conserved(state, new_state):
+    if not service.conserved(state, new_state):
         log.error("card conservation failed: game frozen", extra=player.log_extra())
         await service.store.set_player_fields(code, player.n, status="frozen")
         raise ProtocolError("internal", "this game failed a consistency check and is frozen")
     status, moves, needs_search = engine.status_before_search(new_state)
     # a position that can go back to one proven alive is alive: no search
-    inferred = needs_search and step is engine.play and comes_back(player, state, new_state,
+    inferred = needs_search and step is engine.play and comes_back(player.alive, state, new_state,
                                                                      text, moves)
     needs_search = needs_search and not inferred
     covered = needs_search and step is engine.play and verdicts.covered(player, new_state)
@@ -143,10 +143,14 @@ async def _play(player: Player, seq: int, text: str, v: int, step: Step) -> None
     raise ProtocolError(err, REFUSALS.get(result, result))
 
 
-def comes_back(player: Player, before: State, after: State, text: str, moves: list[Move]) -> bool:
+Proof = tuple[State, list[Move], bool]
+
+
+def comes_back(proof: Proof | None, before: State, after: State, text: str, moves: list[Move]) -> bool:
     """Whether ``after`` (``before`` with the move ``text`` played; ``moves``: its
     legal moves) is alive because it can go straight back to ``before``, and
-    ``before`` is proven alive.
+    ``before`` is proven alive (``proof``: the player's ``alive``, what the last
+    move left of its position).
 
     Why this is exact: when one legal move of ``after`` gives ``before`` again,
     every position reachable from ``before`` is reachable from ``after``. A
@@ -161,7 +165,6 @@ def comes_back(player: Player, before: State, after: State, text: str, moves: li
     search gave up on it, nor when it was only in progress because the stock
     could still bring something. In the bench's random Simplicity games about 9
     in 10 searches are of such positions (docs/benchmarks.md)."""
-    proof = player.alive
     if proof is None or proof[0] is not before:
         return False
     if not (proof[2] or known_verdict(before) is False or any(raises_count(m) for m in proof[1])):

@@ -27,7 +27,7 @@ from .game import engine
 from .hub import BOARDS_CHANNEL, Hub
 from .net.outbox import Outbox
 from .protocol import encode
-from .race import all_done, results_message
+from .race import all_done, cards_conserved, results_message
 from .store.boards import BoardStore
 from .store.rooms import RoomRow, RoomStore, StoreUnavailable, now_ms
 
@@ -83,6 +83,9 @@ class RoomService:
         self.dead_worker = DeadSearchWorker(settings.dead_worker_mb)
         # the longest a move's answer waits for a search's verdict (then it is pushed)
         self.answer_wait_s: float = settings.dead_answer_ms / 1000
+        # the move path's card conservation check (server/play.py), an attribute so
+        # that a test can make it fail: the compiled move path binds module names
+        self.conserved: Callable[[engine.State, engine.State], bool] = cards_conserved
         # work of upper layers that ends with the service (the bots' seats)
         self.on_close: list[Callable[[], Awaitable[None]]] = []
 

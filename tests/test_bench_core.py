@@ -50,3 +50,16 @@ def test_both_cores_side_by_side(capsys: pytest.CaptureFixture[str]) -> None:
     engine_bench.print_both(run(100_000, 10_000, "pure Python"), run(250_000, 25_000, "compiled"))
     row = [line for line in capsys.readouterr().out.splitlines() if line.startswith("four-seasons")][0]
     assert row.split() == ["four-seasons", "100,000", "250,000", "2.5", "100.0", "40.0", "2.5"]
+
+
+def test_the_move_path_micro_bench_times_every_hot_function(capsys: pytest.CaptureFixture[str]) -> None:
+    from bench import movepath
+
+    movepath.main(["--calls", "200"])
+    out = capsys.readouterr().out
+    assert out.startswith("server modules: ")
+    names = ["ViewEncoder.encode", "cards_conserved", "decode_client", "frames.next_frame",
+             "frames.binary_frame", "Bucket.take_with"]
+    lines = out.splitlines()[1:]
+    assert [ln.split()[0] for ln in lines] == names
+    assert all(float(ln.split()[-2]) > 0 for ln in lines)

@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import importlib.util
+import shutil
+import subprocess
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
 import pytest
+
+from server.corebuild import SERVER_COMPILED
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -43,8 +47,21 @@ def test_with_a_compiler_the_whole_core_is_compiled(build: ModuleType,
     (call,) = mypycify
     sources = set(call["paths"])
     assert {"server/game/engine.py", "server/game/solver/search.py", "server/game/__init__.py"} <= sources
-    assert all(p.startswith("server/game/") for p in sources)
+    # and the move path's server modules, in the same group, exactly those corebuild names
+    server = {p for p in sources if not p.startswith("server/game/")}
+    assert server == {name.replace(".", "/") + ".py" for name in SERVER_COMPILED}
+    assert "server/play.py" in server and all((ROOT / p).is_file() for p in server)
     assert call["group_name"] == "patience_core"  # the shared library's name in .gitignore's *.so
+
+
+@pytest.mark.skipif(shutil.which("make") is None, reason="make is not installed")
+def test_the_makefile_rebuilds_after_an_edit_to_a_compiled_server_module() -> None:
+    """The Makefile's stamp depends on every compiled source: it reads the
+    server's list from server/corebuild.py (a sed over its text)."""
+    out = subprocess.run(["make", "-pq", "setup"], cwd=ROOT, capture_output=True, text=True,
+                         timeout=60).stdout
+    (line,) = [ln for ln in out.splitlines() if ln.startswith("SERVER_SRC :=")]
+    assert line.split(":=")[1].split() == [name.replace(".", "/") + ".py" for name in SERVER_COMPILED]
 
 
 def test_the_switch_keeps_the_build_pure(build: ModuleType, mypycify: list[dict[str, Any]],

@@ -53,6 +53,53 @@ def test_the_source_only_finder_skips_the_extension_beside_a_module(
         sys.modules.pop(name, None)
 
 
+def test_the_finder_takes_the_named_modules_from_source_too(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The server's modules compiled with the core go pure with it: a compiled
+    one would reach into the core's native classes."""
+    _fake_package(tmp_path, "skipcore2")
+    _fake_package(tmp_path, "skipserver")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    finder = SourceOnlyFinder("skipcore2", ["skipserver.a"])
+    monkeypatch.setattr(sys, "meta_path", [finder, *sys.meta_path])
+    try:
+        assert __import__("skipserver.a", fromlist=["WHERE"]).WHERE == "source"
+        assert finder.find_spec("skipserver.b", list(sys.modules["skipserver"].__path__)) is None
+    finally:
+        for name in ("skipserver", "skipserver.a"):
+            sys.modules.pop(name, None)
+
+
+def test_the_server_modules_count_with_the_core(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A build that compiled the core but not the server's modules is partly
+    compiled, and an edit to a compiled server module is noticed as stale."""
+    _fake_package(tmp_path, "corepart")
+    server = _fake_package(tmp_path, "serverpart")
+    (server / f"b{EXTENSION_SUFFIXES[0]}").write_bytes(b"not a shared object")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setattr(corebuild, "CORE", "corepart")
+    monkeypatch.setattr(corebuild, "SERVER_COMPILED", ("serverpart.a", "serverpart.b"))
+    assert corebuild.compiled_modules("corepart") == ["corepart", "corepart.a", "corepart.b",
+                                                      "serverpart.a", "serverpart.b"]
+    assert rules_core("corepart") == f"{MIXED} (pure: corepart, corepart.b)"
+    source, built = server / "b.py", server / f"b{EXTENSION_SUFFIXES[0]}"
+    os.utime(source, (1_000, 1_000))
+    os.utime(built, (2_000, 2_000))
+    assert "serverpart.b" not in corebuild.stale_modules("corepart")
+    os.utime(source, (3_000, 3_000))
+    assert "serverpart.b" in corebuild.stale_modules("corepart")
+
+
+def test_the_pure_switch_covers_the_compiled_server_modules() -> None:
+    code = ("import server.play, server.net.sansio, server.game.engine as e;"
+            "print(server.play.__file__, server.net.sansio.__file__, e.__file__)")
+    env = {**os.environ, "PATIENCE_PURE": "1"}
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, check=True,
+                         capture_output=True, text=True, timeout=60).stdout.split()
+    assert len(out) == 3 and all(f.endswith(".py") for f in out)
+    assert {"server.play", "server.net.sansio", "server.viewcodec"} <= set(corebuild.SERVER_COMPILED)
+
+
 @pytest.mark.parametrize(("value", "pure"), [("1", True), ("yes", True), ("", False), ("0", False),
                                              (" 0 ", False), (None, False)])
 def test_the_pure_switch(value: str | None, pure: bool) -> None:

@@ -84,6 +84,7 @@ class Outbox:
         self._lingering: dict[int, bytes] = {}
         self._linger_timer: asyncio.TimerHandle | None = None
         self._writer: asyncio.Task[None] | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None  # see _running_loop
         self.closed_for: str | None = None  # why the outbox gave up, once it has
 
     # -- enqueueing (never waits) ------------------------------------------------
@@ -109,8 +110,7 @@ class Outbox:
         if linger and self._linger_s > 0 and not self._queue:
             self._lingering[player] = payload
             if self._linger_timer is None:
-                self._linger_timer = asyncio.get_running_loop().call_later(
-                    self._linger_s, self._release)
+                self._linger_timer = self._running_loop().call_later(self._linger_s, self._release)
             return
         self._lingering.pop(player, None)  # older than this one
         self._progress_now(player, payload)
@@ -156,8 +156,16 @@ class Outbox:
                          f"or {self._max_frames} messages")
             return
         if self._writer is None or self._writer.done():
-            self._writer = asyncio.get_running_loop().create_task(self._drain_queue(),
-                                                                   name="outbox-writer")
+            self._writer = self._running_loop().create_task(self._drain_queue(),
+                                                            name="outbox-writer")
+
+    def _running_loop(self) -> asyncio.AbstractEventLoop:
+        """The running loop, kept (``asyncio.get_running_loop()`` costs a
+        ``getpid`` system call); asked again when the kept one is not running."""
+        loop = self._loop
+        if loop is None or not loop.is_running():
+            loop = self._loop = asyncio.get_running_loop()
+        return loop
 
     # -- the writer ----------------------------------------------------------------
     async def _drain_queue(self) -> None:

@@ -23,7 +23,7 @@ import http
 import logging
 import os
 from collections import deque
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import Awaitable, Callable
 from typing import Any, Protocol, cast
 
 from websockets.exceptions import InvalidState
@@ -235,25 +235,26 @@ class SansioConnection(asyncio.Protocol):
         if waiter is not None and not waiter.done():
             waiter.set_result(None)
 
-    def __aiter__(self) -> AsyncIterator[str | bytes]:
-        return self._messages()
+    def __aiter__(self) -> SansioConnection:
+        return self
 
-    async def _messages(self) -> AsyncIterator[str | bytes]:
+    async def __anext__(self) -> str | bytes:
+        """The next message; the iteration ends once the connection is closed
+        and every message it brought was taken. (A method rather than an async
+        generator: mypyc compiles this module, and not async generators.)"""
         inbox = self._inbox
-        while True:
-            if not inbox:
-                if self.protocol.state is State.CLOSED:
-                    return
-                self._waiter = self.loop.create_future()
-                await self._waiter
-                self._waiter = None
-                continue
-            message = inbox.popleft()
-            if self._reading_paused and len(inbox) <= self.server.max_queue // 4:
-                self._reading_paused = False
-                if self.transport is not None and not self.transport.is_closing():
-                    self.transport.resume_reading()
-            yield message
+        while not inbox:
+            if self.protocol.state is State.CLOSED:
+                raise StopAsyncIteration
+            self._waiter = self.loop.create_future()
+            await self._waiter
+            self._waiter = None
+        message = inbox.popleft()
+        if self._reading_paused and len(inbox) <= self.server.max_queue // 4:
+            self._reading_paused = False
+            if self.transport is not None and not self.transport.is_closing():
+                self.transport.resume_reading()
+        return message
 
     # -- outgoing frames -----------------------------------------------------------
     def send(self, payload: bytes) -> None:

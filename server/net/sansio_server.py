@@ -63,7 +63,10 @@ class SansioServer:
         self.connections: set[SansioConnection] = set()
         self.handler_tasks: set[asyncio.Task[None]] = set()
         self.serving = False
-        self._server: asyncio.Server | None = None
+        # Any, not asyncio.Server: uvloop's server is not one (its sockets are a
+        # list, not typeshed's tuple), and this module is compiled (mypyc checks
+        # the declared types of what it reads)
+        self._server: Any = None
 
     async def start(self, host: str, port: int) -> SansioServer:
         self._server = await self.loop.create_server(lambda: SansioConnection(self), host, port)

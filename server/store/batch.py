@@ -57,6 +57,7 @@ class ScriptBatcher:
         self.round_trips = 0
         self.on_round_trip: Callable[[], None] | None = None
         self._flusher: asyncio.Future[None] | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None  # see _running_loop
 
     async def call(self, keys: list[str], args: list[Any], slot: int = 0) -> Any:
         return await self._queue(("EVALSHA", self._sha, len(keys), *keys, *args), slot)
@@ -83,18 +84,29 @@ class ScriptBatcher:
         return self._enqueue(RespConnection.pack(command), slot)
 
     def _enqueue(self, packed: bytes, slot: int) -> asyncio.Future[Any]:
-        fut: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        loop = self._running_loop()
+        fut: asyncio.Future[Any] = loop.create_future()
         self._pending.append((packed, fut, slot))
         if not self._flushing:
             self._flushing = True
-            asyncio.get_running_loop().call_soon(self._start_flush)
+            loop.call_soon(self._start_flush)
         return fut
+
+    def _running_loop(self) -> asyncio.AbstractEventLoop:
+        """The running loop, kept: ``asyncio.get_running_loop()`` makes a
+        ``getpid`` system call each time (its check against a fork), twice
+        per move here. Asked again when the kept one is not running (a
+        batcher outliving its loop, as in tests)."""
+        loop = self._loop
+        if loop is None or not loop.is_running():
+            loop = self._loop = asyncio.get_running_loop()
+        return loop
 
     def close(self) -> None:
         self._router.close()
 
     def _start_flush(self) -> None:
-        self._flusher = asyncio.ensure_future(self._flush())
+        self._flusher = self._running_loop().create_task(self._flush())
 
     async def _flush(self) -> None:
         try:

@@ -55,12 +55,6 @@ async def test_positions_that_can_go_back_are_not_searched_and_every_status_is_e
     engine.clear_caches()
 
 
-class _Seat:
-    """What comes_back reads of a player."""
-
-    alive: tuple[State, list[engine.Move], bool] | None = None
-
-
 # where foundation cards move a single search can take seconds: covered by the
 # offline figures in docs/benchmarks.md, not here
 _SLOW = {"simplicity-pysol", "les-quatre-coins-pysol"}
@@ -75,22 +69,21 @@ def test_every_inferred_position_is_alive_by_the_exact_search(variant: str) -> N
     inferred = 0
     for _ in range(2):
         engine.clear_caches()
-        seat = _Seat()
         state = engine.new_game(variant, str(rng.randrange(10**12)))
         status, moves, _ = engine.status_before_search(state)
-        seat.alive = (state, moves, False)
+        alive: tuple[State, list[engine.Move], bool] = (state, moves, False)
         for _ in range(400):
             if status != engine.IN_PROGRESS or not moves:
                 break
             text = str(rng.choice(moves))
             before, state = state, engine.play(state, text, status)
             status, moves, needs_search = engine.status_before_search(state)
-            came_back = needs_search and comes_back(seat, before, state, text, moves)  # type: ignore[arg-type]
+            came_back = needs_search and comes_back(alive, before, state, text, moves)
             if needs_search:
                 status, moves = engine.status_and_moves(state)  # the search, always
                 assert not (came_back and status == engine.DEAD), (variant, before, text)
                 inferred += came_back
-            seat.alive = (state, moves, came_back)
+            alive = (state, moves, came_back)
     engine.clear_caches()
     if variant in _INFERRING:  # these seeded games do come back to alive positions
         assert inferred > 0

@@ -211,3 +211,19 @@ async def test_a_progress_sent_at_once_drops_the_same_players_lingering_one() ->
     box.send_progress(2, b"p2-new", linger=False)
     await asyncio.sleep(0.06)
     assert sock.written == [b"p2-new"]  # the older one never follows the newer
+
+
+def test_an_outbox_outliving_its_loop_times_on_the_running_one() -> None:
+    """The outbox keeps the running loop (asking for it is a system call, once
+    per progress) but never one that no longer runs."""
+    sock = FakeSocket()
+    box = Outbox(sock, progress_linger_s=0.02)
+
+    async def linger() -> list[bytes]:
+        box.send_progress(2, b"p")
+        await asyncio.sleep(0.06)
+        return list(sock.written)
+
+    assert asyncio.run(linger()) == [b"p"]
+    sock.written.clear()
+    assert asyncio.run(linger()) == [b"p"]  # a timer on the closed loop would never fire

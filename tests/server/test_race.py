@@ -39,6 +39,7 @@ from tests.server.conftest import (
     start_race,
     states_of,
     txt,
+    ws_url,
 )
 
 
@@ -288,15 +289,15 @@ async def test_resume_tokens_have_128_random_bits_and_only_their_hash_is_stored(
         await close_all(bots)
 
 
-async def test_a_card_conservation_failure_freezes_the_game(url: str, rdb: aioredis.Redis,
+async def test_a_card_conservation_failure_freezes_the_game(server: RaceServer, rdb: aioredis.Redis,
                                                              monkeypatch: pytest.MonkeyPatch,
                                                              caplog: pytest.LogCaptureFixture) -> None:
-    import server.play
-
+    url = ws_url(server)
     bots, code = await race([url, url])
     try:
         await bots[0].move(bots[0].choose() or "draw")
-        monkeypatch.setattr(server.play, "cards_conserved", lambda before, after: False)
+        # the service's check, not a module name: the move path may be compiled
+        monkeypatch.setattr(server.service, "conserved", lambda before, after: False)
         answer = await bots[0].move(bots[0].choose() or "draw")
         assert answer["t"] == "error" and answer["code"] == "internal"
         monkeypatch.undo()

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import secrets
+import socket
 
 import pytest
 import redis.asyncio as aioredis
@@ -85,6 +86,27 @@ async def test_the_batcher_answers_each_caller_with_its_own_reply(rdb: aioredis.
         replies = await asyncio.gather(*(batcher.call([f"k{i}"], [i]) for i in range(300)))
         assert replies == [[f"k{i}".encode(), str(i).encode()] for i in range(300)]
         assert batcher.round_trips < 300  # pipelined: many calls share a round trip
+    finally:
+        batcher.close()
+
+
+def test_a_batcher_outliving_its_loop_queues_on_the_running_one() -> None:
+    """The batcher keeps the running loop (asking for it is a system call, twice
+    per move) but never one that no longer runs: each call's future belongs to
+    the loop that awaits it."""
+    with socket.socket() as s:  # a port nothing listens on
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    batcher = ScriptBatcher(RespConnection(host="127.0.0.1", port=port), ECHO_KEYS)
+
+    async def one_call() -> bool:
+        fut = batcher.command("PING")
+        with pytest.raises((RedisConnectionError, OSError)):
+            await fut
+        return fut.get_loop() is asyncio.get_running_loop()
+
+    try:
+        assert asyncio.run(one_call()) and asyncio.run(one_call())
     finally:
         batcher.close()
 
