@@ -44,19 +44,39 @@ card each one takes (``deadmovable.window``). On the 143,712-position dead
 region of issue 16 (deal 67746192377353922602) the whole-card search visits
 143,712 positions; the rounds visit 2,912 twice (one card noted in the first).
 
-**Two orders, one search.** Within a round every position found is queued
-twice, both newest first: by the fewest cards over wanted cards (the
+**Three orders, one search.** Within a round every position found is
+queued twice, both newest first: by the fewest cards over wanted cards (the
 shallowest of each pile that holds one, summed over the piles), and by more
-cards home first, then that sum. The search takes from the two queues in turn
-and expands each position once (the other queue's copy is skipped). Each order
-alone leaves some of the hard positions of issue 16 undecided for minutes,
-and so did the whole-card search's order (more cards home, then the single
-shallowest wanted card, oldest first: behind a plateau of 2.3 million
-positions it missed a witness of 14 moves between piles); the pair decides
-most of them in a few hundred positions (docs/benchmarks.md, fourth round).
-The positions expanded are the same set whatever the order when the start is
-dead, so a dead verdict costs the region (and a second heap entry per
-position).
+cards home first, then that sum. A third order is depth-first: a stack of the
+children of the positions it expanded itself, the best child (more home, then
+that sum) on top. The search takes its positions in turn: two from the queues
+(alternately), then one from the stack. A position is expanded at most once,
+whichever order reaches it: every position found goes into both queues, and
+any order skips a position already expanded (the stack drops it, and with it
+the part of its subtree only the stack would have reached: the queues hold
+every child of every expanded position, so nothing is lost to the search). An
+empty stack restarts from the best position of the second queue.
+
+Why three: each order alone leaves some of the hard positions of issue 16
+undecided for minutes or seconds. The whole-card search's order (more cards
+home, then the single shallowest wanted card, oldest first) missed a witness
+of 14 moves between piles behind a plateau of 2.3 million positions; the two
+queues found most witnesses in a few hundred positions but wandered through
+100,000 to millions on others (deals 65678648020803346153, 25340391595887204942,
+76915210407588454569: witnesses of a take-down or two, which the stack's line
+finds in tens of positions); the stack alone did not find the witness of deal
+62192940386190360744 after 492 moves in 200,000 positions, which the queues
+find in a few thousand (docs/benchmarks.md, fifth round).
+
+**Exact whatever the order.** Alive is a reached position with a known card
+going home at the start's count or more, a real line of moves whichever order
+found it. Dead is returned only when both queues are empty: then every position
+ever found has been expanded (each was put in both queues when found, and left
+them only to be expanded or because it was), so the set found is closed under
+the successors: it is the whole reachable region of the round's blind game, and
+none of it has the foundation move. So the positions expanded are the same set
+whatever the order when the start is dead: a dead verdict costs the region, once
+(and a second heap entry per position, a stack entry per child the stack met).
 
 It is a generator that yields after ``slice_s`` seconds of search, like every
 dead search.
@@ -89,18 +109,20 @@ def movable_exhaust(rules: Rules, shape: MovableMoves, state: State, slice_s: fl
     while True:
         search = MovableSearch(rules, shape, state.base, floor, known,
                                BLUR0 if first else BLUR_LATER)
-        dead, seen = yield from two_orders(search, rules, state, slice_s,
-                                           known_dead if first else set())
+        dead, seen = yield from round_search(search, rules, state, slice_s,
+                                             known_dead if first else set())
         if not dead or not search.unsure:
             return dead, seen
         known = known | frozenset(search.unsure)
         first = False
 
 
-def two_orders(search: MovableSearch, rules: Rules, state: State, slice_s: float,
-               known_dead: set[bytes]) -> Generator[None, None, tuple[bool, set[bytes]]]:
+def round_search(search: MovableSearch, rules: Rules, state: State, slice_s: float,
+                 known_dead: set[bytes]) -> Generator[None, None, tuple[bool, set[bytes]]]:
     """One round: (no known card goes home at the start's count or more, keys
-    seen). Positions whose key is in ``known_dead`` are not entered."""
+    seen). Positions whose key is in ``known_dead`` are not entered (they are
+    dead: nothing is found from them). The three orders of the module
+    docstring; dead only when both queues are empty."""
     start = key(search.start(rules, state))
     seen: set[bytes] = {start}
     done: set[bytes] = set()
@@ -108,30 +130,53 @@ def two_orders(search: MovableSearch, rules: Rules, state: State, slice_s: float
     # home by more cards home first, then the same
     wide: list[tuple[int, int, bytes]] = [(0, 0, start)]
     home: list[tuple[int, int, bytes]] = [(0, 0, start)]
+    # depth-first: the keys of the children of the positions it expanded, best last
+    stack: list[bytes] = [start]
+    stacked: set[bytes] = {start}
     pushed = 0
-    turn = False
+    turn = 0
     started = perf_counter()
     while wide or home:
-        heap = wide if (turn and wide) or not home else home
-        turn = not turn
-        k = heapq.heappop(heap)[2]
-        if k in done:
-            continue
+        turn += 1
+        deep = turn % 3 == 0
+        if deep:
+            while stack and stack[-1] in done:
+                stack.pop()
+            if not stack:  # restart from the best of the second queue
+                while home and home[0][2] in done:
+                    heapq.heappop(home)
+                if not home:
+                    continue
+                stack.append(heapq.heappop(home)[2])
+            k = stack.pop()
+        else:
+            heap = wide if (turn % 3 == 1 and wide) or not home else home
+            k = heapq.heappop(heap)[2]
+            if k in done:
+                continue
         done.add(k)
         pos = unkey(k)
         found, nexts = search.successors(pos)
         if found:
             return False, seen
         marks = search.wanted_marks(pos[0])
+        kids: list[tuple[int, bytes]] = []
         for nxt in nexts:
             k = key(nxt)
-            if k in seen or k in known_dead:
+            if k in known_dead:
                 continue
-            seen.add(k)
-            pushed += 1
-            over = cover_sum(nxt, marks)
-            heapq.heappush(wide, (over, -pushed, k))
-            heapq.heappush(home, (over - 1024 * sum(nxt[0]), -pushed, k))
+            if k not in seen:
+                seen.add(k)
+                pushed += 1
+                over = cover_sum(nxt, marks)
+                heapq.heappush(wide, (over, -pushed, k))
+                heapq.heappush(home, (over - 1024 * sum(nxt[0]), -pushed, k))
+            if deep and k not in stacked and k not in done:
+                stacked.add(k)
+                kids.append((cover_sum(nxt, marks) - 1024 * sum(nxt[0]), k))
+        if kids:
+            kids.sort(reverse=True)
+            stack.extend([kid for _, kid in kids])
         if perf_counter() - started >= slice_s:
             yield
             started = perf_counter()
