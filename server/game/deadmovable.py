@@ -65,6 +65,8 @@ BLUR_LATER: Final = 128
 MARKS_MAX: Final = 4_096
 # the foundations' heights, the waste, the tableau piles sorted (all as bytes)
 Position = tuple[bytes, bytes, list[bytes]]
+# MovableSearch.options: what a foundation top gives, what the foundations take, the wanted cards by class
+Options = tuple[list[tuple[int, bytes]], dict[int, list[bytes]], dict[int, list[int]]]
 
 
 class MovableSearch:
@@ -99,6 +101,9 @@ class MovableSearch:
         self.pairs = [(j, partner[j]) for j in range(len(seqs)) if partner[j] > j]
         self.singles = [j for j in range(len(seqs)) if partner[j] < 0]
         self._marks: dict[bytes, bytes] = {}  # per heights, at most MARKS_MAX (cleared when full)
+        # per heights, at most MARKS_MAX (cleared when full): foundation_options and the
+        # wanted cards keyed by a class, by class (what successors needs of the heights)
+        self._options: dict[bytes, Options] = {}
 
     @staticmethod
     def fits(rules: Rules, shape: MovableMoves) -> bool:
@@ -155,6 +160,22 @@ class MovableSearch:
                     takes.setdefault(sk[y], set()).add(self._with2(heights, j, x, k, y + 1))
         return sorted(gives), {c: sorted(hs) for c, hs in takes.items()}
 
+    def options(self, heights: bytes) -> Options:
+        """:meth:`foundation_options` and the wanted cards keyed by a class, by
+        class, remembered per heights (a search meets few heights)."""
+        known = self._options.get(heights)
+        if known is None:
+            if len(self._options) >= MARKS_MAX:
+                self._options.clear()
+            gives, takes = self.foundation_options(heights)
+            table = self.table
+            blurred: dict[int, list[int]] = {}
+            for c in takes:
+                if table[c] != c:
+                    blurred.setdefault(table[c], []).append(c)
+            known = self._options[heights] = (gives, takes, blurred)
+        return known
+
     def wanted_marks(self, heights: bytes) -> bytes:
         """A translation table marking (1) the cards some foundation takes next."""
         known = self._marks.get(heights)
@@ -186,13 +207,9 @@ class MovableSearch:
         the first such card (True is returned then)."""
         heights, waste, piles = pos
         level = sum(heights) >= self.floor
-        gives, takes = self.foundation_options(heights)
+        # blurred: a wanted card keyed by its class: seeing that class on top is unsure, never a move
+        gives, takes, blurred = self.options(heights)
         table = self.table
-        # a wanted card keyed by its class: seeing that class on top is unsure, never a move
-        blurred: dict[int, list[int]] = {}
-        for c in takes:
-            if table[c] != c:
-                blurred.setdefault(table[c], []).append(c)
         out: list[Position] = []
         onto = self.onto
         by_top: dict[int, list[int]] = {}

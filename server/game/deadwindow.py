@@ -165,15 +165,19 @@ def round_search(search: MovableSearch, rules: Rules, state: State, slice_s: flo
             k = key(nxt)
             if k in known_dead:
                 continue
-            if k not in seen:
+            new = k not in seen
+            if not new and (not deep or k in stacked or k in done):
+                continue
+            over = cover_sum(nxt, marks)
+            rank = over - 1024 * sum(nxt[0])
+            if new:
                 seen.add(k)
                 pushed += 1
-                over = cover_sum(nxt, marks)
                 heapq.heappush(wide, (over, -pushed, k))
-                heapq.heappush(home, (over - 1024 * sum(nxt[0]), -pushed, k))
-            if deep and k not in stacked and k not in done:
+                heapq.heappush(home, (rank, -pushed, k))
+            if deep and k not in stacked:
                 stacked.add(k)
-                kids.append((cover_sum(nxt, marks) - 1024 * sum(nxt[0]), k))
+                kids.append((rank, k))
         if kids:
             kids.sort(reverse=True)
             stack.extend([kid for _, kid in kids])
