@@ -16,11 +16,15 @@ were declared dead later than the move that made them dead (target 0).
 (variant, deal, moves, region size) for the golden corpus.
 
     python scripts/dead_regions.py --games 1000 --variants four-seasons,simplicity
+
+``--jsonl F`` appends one line per finished game to F (a stopped run keeps the
+games it finished); ``--summary-of F`` prints the summary of such a file.
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import random
 import statistics
@@ -128,6 +132,35 @@ class Tally:
         return out
 
 
+# a game line keeps its moves only where they may be wanted again (a large dead region)
+JSONL_MOVES_REGION = 1_000
+
+
+def game_line(variant: str, index: int, game: Game) -> str:
+    """One finished game as a JSON line: its fields, the moves as their count
+    unless the game ended in a dead region of ``JSONL_MOVES_REGION`` positions or more."""
+    fields = dataclasses.asdict(game)
+    keep = game.outcome == engine.DEAD and game.region >= JSONL_MOVES_REGION
+    fields["moves"] = " ".join(game.moves) if keep else len(game.moves)
+    return json.dumps({"variant": variant, "index": index, **fields})
+
+
+def read_games(lines: list[str]) -> dict[str, Tally]:
+    """The games of :func:`game_line` lines, per variant (a move count stands for
+    that many moves: the summary needs only their number)."""
+    out: dict[str, Tally] = {}
+    for line in lines:
+        if not line.strip():
+            continue
+        fields = json.loads(line)
+        variant = fields.pop("variant")
+        fields.pop("index")
+        moves = fields["moves"]
+        fields["moves"] = moves.split() if isinstance(moves, str) else ["?"] * moves
+        out.setdefault(variant, Tally()).games.append(Game(**fields))
+    return out
+
+
 def _pct(xs: list[int] | list[float], q: float) -> float:
     return xs[min(len(xs) - 1, int(q * len(xs)))]
 
@@ -213,7 +246,14 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--slow-log", default="", help="append every answer slower than --slow-ms "
                    "(and every undecided one) to this file as JSON lines: variant, deal, moves")
     p.add_argument("--slow-ms", type=float, default=100.0)
+    p.add_argument("--jsonl", default="", help="append one JSON line per finished game to this file")
+    p.add_argument("--summary-of", default="", help="print the summary of a --jsonl file and stop")
     args = p.parse_args(argv)
+    if args.summary_of:
+        with open(args.summary_of) as f:
+            for variant, tally in read_games(f.readlines()).items():
+                print(json.dumps({**tally.summary(), "variant": variant}), flush=True)
+        return 0
     if not args.slow_log:
         return run(args, None)
     with open(args.slow_log, "a") as slow_log:
@@ -227,9 +267,13 @@ def run(args: argparse.Namespace, slow_log: TextIO | None) -> int:
         tally = Tally()
         started = time.perf_counter()
         for k in range(args.games):
-            tally.games.append(play_one(variant, rng, args.max_moves, args.alive_check,
-                                        k % args.check_every == 0, args.keep_home, args.budget,
-                                        slow_log, args.slow_ms / 1000))
+            game = play_one(variant, rng, args.max_moves, args.alive_check,
+                            k % args.check_every == 0, args.keep_home, args.budget,
+                            slow_log, args.slow_ms / 1000)
+            tally.games.append(game)
+            if args.jsonl:
+                with open(args.jsonl, "a") as out:
+                    out.write(game_line(variant, k, game) + "\n")
         summary = tally.summary()
         summary["variant"] = variant
         summary["seconds"] = round(time.perf_counter() - started, 1)
