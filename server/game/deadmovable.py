@@ -226,10 +226,13 @@ class MovableSearch:
             if not src or (i > 0 and src == piles[i - 1]):
                 continue  # empty, or the same pile as the last source: the same successors
             c = src[-1]
-            rest = src[:-1]
             if blurred and c in blurred:
                 self.unsure.update(blurred[c])
             home = takes.get(c)
+            targets = _targets(onto[c], by_top, piles, i)
+            if not home and not targets and not spaces:
+                continue  # nowhere to go
+            rest = src[:-1]
             if home:
                 if level:
                     return True, out
@@ -241,7 +244,6 @@ class MovableSearch:
                         new[i] = rest
                         new.sort()
                         out.append((h, waste, new))
-            targets = _targets(onto[c], by_top, piles, i)
             if spaces and (i < 0 or rest):  # a lone card into a space is the same position
                 targets.append(space)
             card = src[-1:]

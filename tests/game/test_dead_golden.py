@@ -58,11 +58,14 @@ def test_golden_dead_region(entry: dict[str, Any]) -> None:
 @pytest.mark.parametrize("entry", ALIVE, ids=lambda e: f"{e['variant']}-{e['deal']}")
 def test_alive_positions_find_their_foundation_move_in_few_positions(entry: dict[str, Any]) -> None:
     """Taking equal positions newest first follows one line down a plateau: these
-    positions once cost ~20,000 positions each (oldest first), now a few dozen."""
+    positions once cost ~20,000 positions each (oldest first), now a few dozen.
+    Les Quatre Coins' entries of issue 16's fifth round were undecided after 30 s
+    of CPU (or alive only after 16-34 s): the depth-first share of each round
+    (deadwindow.py) finds them within their ``max_region`` (1,000 unless given)."""
     states = replay(entry)
     rules = engine.rules_of(states[0])
     for n in entry["alive_after"]:
         s = states[n]
         assert not rules.can_draw_or_redeal(s) and not any(dead.raises_count(m) for m in rules.legal_moves(s))
         is_dead, size = dead.region(rules, s)
-        assert not is_dead and size < 1_000
+        assert not is_dead and size < entry.get("max_region", 1_000)
