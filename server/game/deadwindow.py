@@ -87,6 +87,7 @@ from __future__ import annotations
 import heapq
 from collections.abc import Generator
 from time import perf_counter
+from typing import Final
 
 from .deadmovable import BLUR0, BLUR_LATER, MovableSearch, cover_sum, key, unkey, window
 from .state import State
@@ -117,71 +118,93 @@ def movable_exhaust(rules: Rules, shape: MovableMoves, state: State, slice_s: fl
         first = False
 
 
+# a queue entry is one int: (priority + PRIORITY_OFFSET) << 32 | (ID_MASK - id), so the
+# smallest is the best priority, then the newest position (ids count up from 0, the start)
+PRIORITY_OFFSET: Final = 1 << 20  # priorities lie above -104 * 1024 (every card home)
+ID_MASK: Final = (1 << 32) - 1
+
+
+def entry(priority: int, ident: int) -> int:
+    return ((priority + PRIORITY_OFFSET) << 32) | (ID_MASK - ident)
+
+
+def ident_of(e: int) -> int:
+    return ID_MASK - (e & ID_MASK)
+
+
 def round_search(search: MovableSearch, rules: Rules, state: State, slice_s: float,
                  known_dead: set[bytes]) -> Generator[None, None, tuple[bool, set[bytes]]]:
     """One round: (no known card goes home at the start's count or more, keys
     seen). Positions whose key is in ``known_dead`` are not entered (they are
     dead: nothing is found from them). The three orders of the module
-    docstring; dead only when both queues are empty."""
+    docstring; dead only when both queues are empty. A position found gets an
+    id (its index in ``keys``); the queues and the stack hold ids, and whether
+    it was expanded or stacked is a byte per id."""
     start = key(search.start(rules, state))
-    seen: set[bytes] = {start}
-    done: set[bytes] = set()
-    # (priority, tie, key), newest first: wide by the cards over wanted cards,
-    # home by more cards home first, then the same
-    wide: list[tuple[int, int, bytes]] = [(0, 0, start)]
-    home: list[tuple[int, int, bytes]] = [(0, 0, start)]
-    # depth-first: the keys of the children of the positions it expanded, best last
-    stack: list[bytes] = [start]
-    stacked: set[bytes] = {start}
-    pushed = 0
+    keys: list[bytes] = [start]
+    seen: dict[bytes, int] = {start: 0}
+    done = bytearray(1)
+    stacked = bytearray(b"\x01")
+    # newest first: wide by the cards over wanted cards, home by more cards home
+    # first, then the same
+    wide: list[int] = [entry(0, 0)]
+    home: list[int] = [entry(0, 0)]
+    # depth-first: the children of the positions it expanded, best last; among
+    # equals the first made (successors' own order) last. (Ties decide much: with
+    # the newest of equals on top instead, 92931714972471529876 after 618 moves took
+    # 40,737 positions, not 1,416; 34345116745338649162 after 152, 1,454, not 563.)
+    stack: list[int] = [0]
     turn = 0
     started = perf_counter()
     while wide or home:
         turn += 1
         deep = turn % 3 == 0
         if deep:
-            while stack and stack[-1] in done:
+            while stack and done[stack[-1]]:
                 stack.pop()
             if not stack:  # restart from the best of the second queue
-                while home and home[0][2] in done:
+                while home and done[ident_of(home[0])]:
                     heapq.heappop(home)
                 if not home:
                     continue
-                stack.append(heapq.heappop(home)[2])
-            k = stack.pop()
+                stack.append(ident_of(heapq.heappop(home)))
+            i = stack.pop()
         else:
             heap = wide if (turn % 3 == 1 and wide) or not home else home
-            k = heapq.heappop(heap)[2]
-            if k in done:
+            i = ident_of(heapq.heappop(heap))
+            if done[i]:
                 continue
-        done.add(k)
-        pos = unkey(k)
+        done[i] = 1
+        pos = unkey(keys[i])
         found, nexts = search.successors(pos)
         if found:
-            return False, seen
+            return False, set(keys)
         marks = search.wanted_marks(pos[0])
-        kids: list[tuple[int, bytes]] = []
+        kids: list[int] = []
         for nxt in nexts:
             k = key(nxt)
-            if k in known_dead:
+            if known_dead and k in known_dead:
                 continue
-            new = k not in seen
-            if not new and (not deep or k in stacked or k in done):
+            j = seen.get(k, -1)
+            if j >= 0 and (not deep or stacked[j] or done[j]):
                 continue
             over = cover_sum(nxt, marks)
             rank = over - 1024 * sum(nxt[0])
-            if new:
-                seen.add(k)
-                pushed += 1
-                heapq.heappush(wide, (over, -pushed, k))
-                heapq.heappush(home, (rank, -pushed, k))
-            if deep and k not in stacked:
-                stacked.add(k)
-                kids.append((rank, k))
+            if j < 0:
+                j = len(keys)
+                keys.append(k)
+                seen[k] = j
+                done.append(0)
+                stacked.append(0)
+                heapq.heappush(wide, entry(over, j))
+                heapq.heappush(home, entry(rank, j))
+            if deep and not stacked[j]:
+                stacked[j] = 1
+                kids.append(((rank + PRIORITY_OFFSET) << 32) | j)
         if kids:
             kids.sort(reverse=True)
-            stack.extend([kid for _, kid in kids])
+            stack.extend([e & ID_MASK for e in kids])
         if perf_counter() - started >= slice_s:
             yield
             started = perf_counter()
-    return True, seen
+    return True, set(keys)
