@@ -212,11 +212,11 @@ class MovableSearch:
         table = self.table
         out: list[Position] = []
         onto = self.onto
-        by_top: dict[int, list[int]] = {}
+        tops = bytearray(256)  # 1 for each byte on top of a pile
         space = -1
         for j, p in enumerate(piles):
             if p:
-                by_top.setdefault(p[-1], []).append(j)
+                tops[p[-1]] = 1
             elif space < 0:
                 space = j
         spaces = self.spaces and space >= 0
@@ -229,7 +229,7 @@ class MovableSearch:
             if blurred and c in blurred:
                 self.unsure.update(blurred[c])
             home = takes.get(c)
-            targets = _targets(onto[c], by_top, piles, i)
+            targets = _targets(onto[c], tops, piles, i)
             if not home and not targets and not spaces:
                 continue  # nowhere to go
             rest = src[:-1]
@@ -259,7 +259,7 @@ class MovableSearch:
                 out.append((heights, w, new))
         for c, h in gives:
             c = table[c]
-            targets = _targets(onto[c], by_top, piles, -1)
+            targets = _targets(onto[c], tops, piles, -1)
             if spaces:
                 targets.append(space)
             card = bytes((c,))
@@ -298,16 +298,19 @@ def blur_table(rules: Rules, base: int, known: frozenset[int] | None, blur0: int
     return bytes(table)
 
 
-def _targets(ys: list[int], by_top: dict[int, list[int]], piles: list[bytes], i: int) -> list[int]:
-    """The piles (other than ``i``) whose top is one of ``ys``; of equal piles,
-    which lie side by side, one will do."""
+def _targets(ys: list[int], tops: bytearray, piles: list[bytes], i: int) -> list[int]:
+    """The piles (other than ``i``) whose top is one of ``ys`` (``tops`` marks
+    the bytes on top of some pile); of equal piles, which lie side by side, one
+    will do."""
     out: list[int] = []
     for y in ys:
-        prev: bytes | None = None
-        for j in by_top.get(y, ()):
-            if j != i and piles[j] != prev:
+        if not tops[y]:
+            continue
+        prev = b""  # no pile with a top is empty
+        for j, p in enumerate(piles):
+            if j != i and p and p[-1] == y and p != prev:
                 out.append(j)
-                prev = piles[j]
+                prev = p
     return out
 
 

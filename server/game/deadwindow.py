@@ -44,6 +44,21 @@ card each one takes (``deadmovable.window``). On the 143,712-position dead
 region of issue 16 (deal 67746192377353922602) the whole-card search visits
 143,712 positions; the rounds visit 2,912 twice (one card noted in the first).
 
+**Rounds side by side.** A round that has noted a card can no longer answer
+"dead" (its verdict would be "dead with cards noted"); it can still find a
+foundation move. So the next round does not wait for it: as soon as the newest
+round notes a card, a round with K and the cards it noted so far starts, and
+the two take turns (``ROUND_CHUNK`` expansions each). At most two run: the
+first round (the coarsest, so the quickest to find a move) and the newest; a
+round in between is dropped when a newer one starts, and a round that ends
+dead with cards noted leaves, a newer round with those cards starting if it
+was the newest. "Dead" comes only from a round that ends with nothing noted;
+"alive" from any round. K grows at every new round and is at most every card,
+so the search ends. (Deal 92923005098426283025 after 1,432 moves of issue 16's
+fifth round: the first round noted cards early but its region ran past 30 s of
+CPU; the witness needs one of those cards, and the whole-card search meets it
+in 6 positions.)
+
 **Three orders, one search.** Within a round every position found is
 queued twice, both newest first: by the fewest cards over wanted cards (the
 shallowest of each pile that holds one, summed over the piles), and by more
@@ -97,31 +112,69 @@ from .variants.base import MovableMoves
 
 def movable_exhaust(rules: Rules, shape: MovableMoves, state: State, slice_s: float,
                     known_dead: set[bytes]) -> Generator[None, None, tuple[bool, set[bytes]]]:
-    """:func:`.dead.exhaust` for movable foundation cards: (dead, the last
+    """:func:`.dead.exhaust` for movable foundation cards: (dead, the deciding
     round's keys). Only the first round looks keys up in ``known_dead``: its
     window depends only on the start's heights, which the caller's context
     holds, so its keys mean the same in every search of that context. A later
     round's classes are written from ``BLUR_LATER`` on, above the first
     round's: its keys (which may be remembered as dead, all exact) never equal
-    a first round's key unless both name every card, i.e. the same position."""
+    a first round's key unless both name every card, i.e. the same position.
+    The rounds run side by side (module docstring)."""
     floor = rules.foundation_cards(state)
     known = window(shape, [len(state.piles[i]) for i in rules.foundation_range])
-    first = True
+    search = MovableSearch(rules, shape, state.base, floor, known, BLUR0)
+    first = Round(search, known, round_search(search, rules, state, known_dead))
+    rounds = [first]
+    started = perf_counter()
     while True:
-        search = MovableSearch(rules, shape, state.base, floor, known,
-                               BLUR0 if first else BLUR_LATER)
-        dead, seen = yield from round_search(search, rules, state, slice_s,
-                                             known_dead if first else set())
-        if not dead or not search.unsure:
-            return dead, seen
-        known = known | frozenset(search.unsure)
-        first = False
+        for r in rounds.copy():
+            if r not in rounds:
+                continue  # dropped earlier in this turn
+            try:
+                next(r.steps)
+            except StopIteration as done:
+                dead, seen = done.value
+                if not dead or not r.search.unsure:
+                    return dead, seen
+                newest = r is rounds[-1]
+                rounds.remove(r)
+                if newest:
+                    rounds.append(next_round(rules, shape, state, floor, r))
+                continue
+            if r is rounds[-1] and r.search.unsure and not r.spawned:
+                r.spawned = True
+                if len(rounds) > 1 and rounds[0] is not r:
+                    rounds.remove(r)  # in between now: only the first and the newest run
+                rounds.append(next_round(rules, shape, state, floor, r))
+            if perf_counter() - started >= slice_s:
+                yield
+                started = perf_counter()
+
+
+class Round:
+    """One round of the search: its tables (with the cards it noted), its K, its steps."""
+
+    def __init__(self, search: MovableSearch, known: frozenset[int],
+                 steps: Generator[None, None, tuple[bool, set[bytes]]]) -> None:
+        self.search = search
+        self.known = known
+        self.steps = steps
+        self.spawned = False  # a round with the cards it noted has started
+
+
+def next_round(rules: Rules, shape: MovableMoves, state: State, floor: int, r: Round) -> Round:
+    """A round with ``r``'s known cards and those it noted so far."""
+    known = r.known | frozenset(r.search.unsure)
+    search = MovableSearch(rules, shape, state.base, floor, known, BLUR_LATER)
+    return Round(search, known, round_search(search, rules, state, set()))
 
 
 # a queue entry is one int: (priority + PRIORITY_OFFSET) << 32 | (ID_MASK - id), so the
 # smallest is the best priority, then the newest position (ids count up from 0, the start)
 PRIORITY_OFFSET: Final = 1 << 20  # priorities lie above -104 * 1024 (every card home)
 ID_MASK: Final = (1 << 32) - 1
+# positions a round expands before the next round's turn (and a time check): ~0.5 ms compiled
+ROUND_CHUNK: Final = 32
 
 
 def entry(priority: int, ident: int) -> int:
@@ -132,12 +185,13 @@ def ident_of(e: int) -> int:
     return ID_MASK - (e & ID_MASK)
 
 
-def round_search(search: MovableSearch, rules: Rules, state: State, slice_s: float,
+def round_search(search: MovableSearch, rules: Rules, state: State,
                  known_dead: set[bytes]) -> Generator[None, None, tuple[bool, set[bytes]]]:
     """One round: (no known card goes home at the start's count or more, keys
     seen). Positions whose key is in ``known_dead`` are not entered (they are
     dead: nothing is found from them). The three orders of the module
-    docstring; dead only when both queues are empty. A position found gets an
+    docstring; dead only when both queues are empty. It yields after every
+    ``ROUND_CHUNK`` positions expanded. A position found gets an
     id (its index in ``keys``); the queues and the stack hold ids, and whether
     it was expanded or stacked is a byte per id."""
     start = key(search.start(rules, state))
@@ -155,7 +209,7 @@ def round_search(search: MovableSearch, rules: Rules, state: State, slice_s: flo
     # 40,737 positions, not 1,416; 34345116745338649162 after 152, 1,454, not 563.)
     stack: list[int] = [0]
     turn = 0
-    started = perf_counter()
+    expanded = 0
     while wide or home:
         turn += 1
         deep = turn % 3 == 0
@@ -204,7 +258,7 @@ def round_search(search: MovableSearch, rules: Rules, state: State, slice_s: flo
         if kids:
             kids.sort(reverse=True)
             stack.extend([e & ID_MASK for e in kids])
-        if perf_counter() - started >= slice_s:
+        expanded += 1
+        if expanded % ROUND_CHUNK == 0:
             yield
-            started = perf_counter()
     return True, set(keys)
