@@ -42,6 +42,7 @@ DEAL_LOW = 10**16  # PySolFC's random game numbers (rules 1.4)
 DEAL_HIGH = 10**20
 # a dead verdict is always confirmed: dead regions are small, but be generous
 DEAD_CHECK_LIMIT = 10**7
+ABANDONED = "abandoned"  # --give-up: a game whose search outlived its budget
 
 
 def plain_key(rules: Rules, state: State) -> tuple[object, ...]:
@@ -113,6 +114,7 @@ class Tally:
             "wrong": sum(g.wrong for g in self.games),
             "alive_unverified": sum(g.unverified for g in self.games),
             "undecided": sum(g.undecided for g in self.games),
+            "abandoned": sum(g.outcome == ABANDONED for g in self.games),
         }
         if regions:
             out["region_median"] = statistics.median(regions)
@@ -180,7 +182,10 @@ def decide(state: State, moves: list[Move], budget_s: float) -> bool | None:
 
 def play_one(variant: str, rng: random.Random, max_moves: int, alive_limit: int,
              check_dead: bool, keep_home: bool = False, budget_s: float = 1e9,
-             slow_log: TextIO | None = None, slow_s: float = 1e9) -> Game:
+             slow_log: TextIO | None = None, slow_s: float = 1e9, give_up: bool = False) -> Game:
+    """One random game. ``give_up``: a search still undecided after ``budget_s``
+    ends the game as "abandoned" (a dead region would otherwise cost the budget
+    at every move until the cap)."""
     deal = str(rng.randrange(DEAL_LOW, DEAL_HIGH))
     rules = get_rules(variant)
     engine.clear_caches()  # every game as in a fresh process: no help from earlier games
@@ -193,6 +198,8 @@ def play_one(variant: str, rng: random.Random, max_moves: int, alive_limit: int,
         if search:
             verdict = decide(state, moves, budget_s)
             game.undecided += verdict is None
+            if verdict is None and give_up:
+                game.outcome = ABANDONED
             if verdict:
                 status, moves = engine.DEAD, []
         took = time.perf_counter() - t
@@ -201,6 +208,8 @@ def play_one(variant: str, rng: random.Random, max_moves: int, alive_limit: int,
             slow_log.write(json.dumps({"variant": variant, "deal": deal, "moves": " ".join(game.moves),
                                        "verdict": verdict, "ms": round(1000 * took, 1)}) + "\n")
             slow_log.flush()
+        if game.outcome == ABANDONED:
+            return game
         settled = not rules.can_draw_or_redeal(state)
         if status == engine.DEAD:
             if check_dead:
@@ -246,6 +255,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--slow-log", default="", help="append every answer slower than --slow-ms "
                    "(and every undecided one) to this file as JSON lines: variant, deal, moves")
     p.add_argument("--slow-ms", type=float, default=100.0)
+    p.add_argument("--give-up", action="store_true",
+                   help="end a game (as abandoned) at its first search undecided after --budget")
     p.add_argument("--jsonl", default="", help="append one JSON line per finished game to this file")
     p.add_argument("--summary-of", default="", help="print the summary of a --jsonl file and stop")
     args = p.parse_args(argv)
@@ -269,7 +280,7 @@ def run(args: argparse.Namespace, slow_log: TextIO | None) -> int:
         for k in range(args.games):
             game = play_one(variant, rng, args.max_moves, args.alive_check,
                             k % args.check_every == 0, args.keep_home, args.budget,
-                            slow_log, args.slow_ms / 1000)
+                            slow_log, args.slow_ms / 1000, args.give_up)
             tally.games.append(game)
             if args.jsonl:
                 with open(args.jsonl, "a") as out:

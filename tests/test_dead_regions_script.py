@@ -66,3 +66,18 @@ def test_jsonl_keeps_each_finished_game_and_its_summary_is_the_runs(
     again = json.loads(capsys.readouterr().out.splitlines()[0])
     run.pop("seconds")
     assert again == run
+
+
+def test_give_up_ends_a_game_at_its_first_undecided_search(tmp_path: Path) -> None:
+    """``--give-up``: a search past its budget ends the game as abandoned (and
+    is still counted and logged), where without it the game plays on."""
+    script = load_script("dead_regions")
+    log = tmp_path / "slow.jsonl"
+    with log.open("a") as out:
+        game = script.play_one("four-seasons", random.Random(3), 2000, 0, False, budget_s=0.0,
+                               slow_log=out, slow_s=1e9, give_up=True)
+    assert game.outcome == "abandoned" and game.undecided == 1
+    assert len(log.read_text().splitlines()) == 1
+    on = script.play_one("four-seasons", random.Random(3), 2000, 0, False, budget_s=0.0)
+    assert on.undecided > 1 and len(on.moves) > len(game.moves)
+    assert script.Tally([game, on]).summary()["abandoned"] == 1
