@@ -104,6 +104,7 @@ from collections.abc import Generator
 from time import perf_counter
 from typing import Final
 
+from .deadbound import never_home
 from .deadmovable import BLUR0, BLUR_LATER, MovableSearch, cover_sum, key, unkey, window
 from .state import State
 from .variants import Rules
@@ -123,6 +124,8 @@ def movable_exhaust(rules: Rules, shape: MovableMoves, state: State, slice_s: fl
     floor = rules.foundation_cards(state)
     known = window(shape, [len(state.piles[i]) for i in rules.foundation_range])
     search = MovableSearch(rules, shape, state.base, floor, known, BLUR0)
+    if never_home(rules, shape, state):  # proven dead without a search (deadbound.py)
+        return True, {key(search.start(rules, state))}
     first = Round(search, known, round_search(search, rules, state, known_dead))
     rounds = [first]
     started = perf_counter()
