@@ -48,6 +48,8 @@ one node when they hold each rank once (Les Quatre Coins), and runs in rounds
 keyed as themselves, every other card by its building class, a class card wanted
 home is noted instead of played, and a round that noted one is searched again with
 those cards known, so each verdict is the whole-card search's: see those modules.
+Before the rounds a cheap proof is tried (:mod:`.deadbound`: no card a foundation
+wants can ever come to the top of a pile, and no foundation top can ever leave).
 
 Where a variant's play with the stock spent fits ``Rules.class_moves`` the same
 search runs on class bytes alone (:mod:`.deadsearch`): the same keys, the same
