@@ -49,7 +49,13 @@ keyed as themselves, every other card by its building class, a class card wanted
 home is noted instead of played, and a round that noted one is searched again with
 those cards known, so each verdict is the whole-card search's: see those modules.
 Before the rounds a cheap proof is tried (:mod:`.deadbound`: no card a foundation
-wants can ever come to the top of a pile, and no foundation top can ever leave).
+wants at the start can ever come to the top of a pile, foundation tops that may be
+taken down included).
+Beside the rounds (half of each slice), a position whose wanted cards all lie in
+the waste, none on the tableau, is tried by a certificate (:mod:`.deadwaste`):
+it is alive only if the cards above the shallowest wanted card can all be dug
+into the tableau, and an abstraction that splits the tableau into the components
+building links may prove that they cannot (dead); whichever knows first answers.
 
 Where a variant's play with the stock spent fits ``Rules.class_moves`` the same
 search runs on class bytes alone (:mod:`.deadsearch`): the same keys, the same
@@ -69,6 +75,7 @@ from typing import Final
 
 from .deadmovable import MovableSearch
 from .deadsearch import ClassSearch, class_exhaust
+from .deadwaste import with_dig
 from .deadwindow import movable_exhaust
 from .moves import Move
 from .state import State
@@ -199,7 +206,8 @@ def exhaust(rules: Rules, state: State, wanted: frozenset[int], moves: list[Move
     floor = rules.foundation_cards(state)  # movable foundations: the count to beat
     moving = rules.movable_moves(state.base) if movable else None
     if moving is not None and MovableSearch.fits(rules, moving):  # on bytes (deadwindow.py)
-        return (yield from movable_exhaust(rules, moving, state, slice_s, known_dead))
+        rounds = movable_exhaust(rules, moving, state, slice_s / 2, known_dead)
+        return (yield from with_dig(rules, moving, state, slice_s, rounds))  # a waste to dig (deadwaste.py)
     table = plain_classes() if movable else rules.card_classes(wanted)
     shape = None if movable else rules.class_moves()
     if shape is not None:  # the same search on class bytes alone (deadsearch.py)
@@ -244,7 +252,8 @@ def _key(rules: Rules, state: State, classes: list[bytes], fixed: int, movable: 
 
 def region(rules: Rules, state: State) -> tuple[bool, int]:
     """(dead, positions seen) of one search run to its end with no memory of
-    earlier searches: for measurements."""
+    earlier searches: for measurements (0 positions where the dig certificate
+    of :mod:`.deadwaste` proves the position dead: it runs first here)."""
     steps = exhaust(rules, state, rules.foundation_wants(state), None, 1e9, set())
     while True:
         try:

@@ -1,0 +1,380 @@
+"""A dead certificate for a one-pass waste that must be dug into the tableau
+(movable foundation cards: simplicity-pysol; see :mod:`.dead`, :mod:`.deadwindow`).
+
+**The dig.** Say every card the foundations take next (the *wanted* cards) lies
+in the waste, none on the tableau, and the shallowest of them has ``depth`` >= 1
+cards above it. Then the start is alive only if those ``depth`` cards can all
+leave the waste onto the tableau:
+
+* alive means the foundations come to hold more cards than at the start, so a
+  card that was not on them at the start goes home. The first such card is a
+  wanted card: a card of suit s other than s's wanted card needs s's wanted card
+  home below it, and that would be an earlier one. So a wanted card reaches the
+  top of the waste first (it is nowhere else, and the waste only gives its top);
+* a card above the shallowest wanted card cannot go home before that (it is not
+  wanted, and no other card has gone home), so it goes onto the tableau.
+
+Until then the only cards that move to or from a foundation are the start's
+foundation cards (a foundation's top taken down, or put back as the next card).
+Call this the *dig game*: tableau moves, those foundation moves, and the dig
+cards played from the waste in their order. If the dig game never places all of
+them, the start is dead.
+
+**Components.** Cards are keyed as in :mod:`.deadwindow`: the start's foundation
+cards by themselves (they go home by suit), every other card by its building
+class (no other card goes home in the dig game, so its suit never matters). Two
+keys are linked when one may be built on the other; a *component* is a class of
+linked keys among the cards in play (the tableau's, the dig cards, the start's
+foundation cards). A card only ever lands on a card it may be built on, or in a
+space, so when every pile starts inside one component (checked) every pile stays
+inside one, and the tableau splits into one *local state* per component (its
+piles), the piles in use being the sum of the local states' pile counts (at most
+the number of tableau piles, P). Where building runs through rank and colour
+(simplicity-pysol) a missing class (both cards of a rank and colour out of play,
+e.g. deep in the waste) cuts the chain of classes, and the tableau falls into a
+few independent components. Every move changes one component only: a tableau
+move, a foundation card down or home (its own component), a dig card placed (its
+component). The components share nothing but the piles: a move into a space
+needs the pile count to stay <= P.
+
+**The abstraction** (a Cartesian one). A *frame* is (dig cards placed, the
+foundations' heights): it fixes every component's cards. For each frame g and
+component i the search keeps a set S_i(g) of local states, closed under:
+
+* the start's local states are in S_i(start frame);
+* a local move or an event (foundation card down or home, next dig card placed)
+  of component i from s in S_i(g) to s', allowed when the pile count of s' is at
+  most P minus, for each other component j, the least pile count in S_j(g);
+  a move gives s' in S_i(g), an event s' in S_i(g') for the frame g' after it;
+* after an event of component i from g to g', S_j(g') includes S_j(g) for every
+  other component j (kept so as the sets grow).
+
+Every position of the dig game, with frame g and local states s_1 .. s_n, has
+s_i in S_i(g) for every i (induction along the moves: a move of component i is
+allowed in the game only when its pile count plus the others' actual counts is
+at most P, and each actual count is at least the least one in its set, so the
+abstraction allows it too; an event leaves the other components as they were,
+and S_j(g') includes S_j(g)). The sets only grow, and the bounds with them, so
+the closure is reached by working until nothing changes, in any order. So if no
+frame with every dig card placed is ever reached, the dig game never places
+them all, and the start is **dead**. Otherwise the certificate says nothing (the
+abstraction forgets which local states of different components occur
+together) and the search of :mod:`.deadwindow` decides.
+
+Measured on deal 30639130923231203594 of issue 16 after 278 moves (21 waste
+cards, the two of hearts 8th from the top): the search of :mod:`.deadwindow`
+visits 1,732,925 positions (30 s of CPU compiled); the position has three
+components and every frame's least pile count is the sum of its components'
+least counts, so the abstraction loses nothing there (docs/benchmarks.md).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Generator
+from time import perf_counter
+from typing import Final
+
+from .deadmovable import MovableSearch
+from .state import STOCK, WASTE, State
+from .variants import Rules
+from .variants.base import MovableMoves
+
+SEP = b"\xff"
+# local states (all frames) after which the certificate gives up and leaves the
+# verdict to the search it runs beside: ~100 bytes each, so ~40 MB at most
+DIG_STATES_MAX: Final = 400_000
+# (dig cards placed, the foundations' heights)
+Frame = tuple[int, bytes]
+
+
+def dig_depth(rules: Rules, shape: MovableMoves, state: State) -> int:
+    """How many cards lie on the shallowest wanted card in the waste, or -1
+    where the certificate does not apply: the stock not spent, a suit's two
+    foundations each other's reverse (Les Quatre Coins: cards pass between
+    them), a wanted card on the tableau, or none in the waste."""
+    piles = state.piles
+    seqs = shape.sequences
+    if piles[STOCK] or any(sj == sk[::-1] for j, sj in enumerate(seqs) for sk in seqs[j + 1:]):
+        return -1
+    heights = [len(piles[i]) for i in rules.foundation_range]
+    wanted = {seq[h] for seq, h in zip(seqs, heights, strict=True) if h < len(seq)}
+    if any(c in wanted for i in rules.tableau_range for c in piles[i]):
+        return -1
+    waste = piles[WASTE]
+    for k in range(len(waste) - 1, -1, -1):
+        if waste[k] in wanted:
+            return len(waste) - 1 - k
+    return -1
+
+
+class Dig:
+    """One certificate's tables: the keys, the components, the dig cards."""
+
+    def __init__(self, rules: Rules, shape: MovableMoves, state: State) -> None:
+        piles = state.piles
+        self.heights0 = bytes(len(piles[i]) for i in rules.foundation_range)
+        self.seqs = seqs = [bytes(s) for s in shape.sequences]
+        waste = bytes(piles[WASTE])
+        self.depth = dig_depth(rules, shape, state)
+        home = frozenset(c for seq, h in zip(seqs, self.heights0, strict=True) for c in seq[:h])
+        self.tables = MovableSearch(rules, shape, state.base, 0, home)
+        table = self.tables.table
+        self.spaces = shape.spaces
+        self.piles_max = len(rules.tableau_range)
+        self.tableau = [bytes(piles[i]).translate(table) for i in rules.tableau_range if piles[i]]
+        # the dig cards, the waste's top first
+        self.dig = [table[c] for c in reversed(waste[len(waste) - self.depth:])] if self.depth > 0 else []
+        # components: keys linked by building, among the keys in play
+        keys = set(b"".join(self.tableau)) | set(self.dig) | set(home)
+        parent = {k: k for k in keys}
+
+        def find(k: int) -> int:
+            while parent[k] != k:
+                parent[k] = parent[parent[k]]
+                k = parent[k]
+            return k
+
+        onto = self.tables.onto
+        # fits[x]: the keys x may be built on, as bytes (a membership test in C)
+        self.fits = [bytes(ys) for ys in onto]
+        for x in keys:
+            for y in onto[x]:
+                if y in keys:
+                    parent[find(x)] = find(y)
+        roots = sorted({find(k) for k in keys})
+        self.comp = [-1] * 256
+        for k in keys:
+            self.comp[k] = roots.index(find(k))
+        self.ncomp = len(roots)
+
+    def applies(self) -> bool:
+        """Whether the position is a dig (see the module docstring) whose piles
+        each lie inside one component."""
+        if self.depth <= 0:
+            return False
+        comp = self.comp
+        return all(len({comp[c] for c in p}) == 1 for p in self.tableau)
+
+    def start_locals(self) -> list[bytes]:
+        parts: list[list[bytes]] = [[] for _ in range(self.ncomp)]
+        for p in self.tableau:
+            parts[self.comp[p[0]]].append(p)
+        return [SEP.join(sorted(ps)) for ps in parts]
+
+
+class Closure:
+    """The sets S_i(g) of the module docstring and the work still to do."""
+
+    def __init__(self, dig: Dig) -> None:
+        self.dig = dig
+        self.sets: dict[tuple[Frame, int], set[bytes]] = {}
+        self.least: dict[tuple[Frame, int], int] = {}
+        # frame -> (component whose event left it, the frame after)
+        self.inherits: dict[Frame, list[tuple[int, Frame]]] = {}
+        # local states whose expansion met the pile bound: expanded again when it rises
+        self.blocked: dict[tuple[Frame, int], set[bytes]] = {}
+        self.work: list[tuple[Frame, int, bytes]] = []
+        self.reached_end = False
+        self.size = 0  # local states in all frames
+        self.memo: dict[bytes, list[tuple[bytes, int]]] = {}  # local state -> its tableau moves
+        self.frames: dict[Frame, tuple[list[tuple[int, Frame]], list[tuple[int, int, Frame]]]] = {}
+
+    def bound(self, g: Frame, i: int) -> int:
+        least = self.least
+        return self.dig.piles_max - sum(least[(g, j)] for j in range(self.dig.ncomp) if j != i)
+
+    def add(self, g: Frame, i: int, k: bytes) -> None:
+        at = (g, i)
+        got = self.sets.get(at)
+        if got is None:
+            got = self.sets[at] = set()
+        if k in got:
+            return
+        got.add(k)
+        self.work.append((g, i, k))
+        self.size += 1
+        n = k.count(SEP) + 1 if k else 0
+        if n < self.least.get(at, 1_000):
+            self.least[at] = n
+            for j in range(self.dig.ncomp):  # the others' bounds rose
+                if j != i:
+                    again = self.blocked.pop((g, j), None)
+                    if again:
+                        self.work.extend((g, j, b) for b in again)
+        for j, g2 in self.inherits.get(g, ()):
+            if j != i:
+                self.add(g2, i, k)
+
+    def event(self, g: Frame, i: int, g2: Frame, k: bytes) -> None:
+        """Component i's event from frame g: its local state k in frame g2."""
+        if g2[0] == len(self.dig.dig):
+            self.reached_end = True
+            return
+        edges = self.inherits.setdefault(g, [])
+        if (i, g2) not in edges:
+            edges.append((i, g2))
+            for j in range(self.dig.ncomp):
+                if j != i:
+                    for b in list(self.sets[(g, j)]):
+                        self.add(g2, j, b)
+        self.add(g2, i, k)
+
+    def frame(self, g: Frame) -> tuple[list[tuple[int, Frame]], list[tuple[int, int, Frame]]]:
+        """(homes, comers) of frame g: each start foundation card a foundation
+        takes back and the frame once it is home; each card that may come to
+        the tableau (the next dig card, a foundation's top), its component and
+        the frame once it has come."""
+        known = self.frames.get(g)
+        if known is not None:
+            return known
+        dig = self.dig
+        placed, heights = g
+        homes: list[tuple[int, Frame]] = []
+        comers: list[tuple[int, int, Frame]] = [(dig.dig[placed], dig.comp[dig.dig[placed]],
+                                                 (placed + 1, heights))]
+        for f, seq in enumerate(dig.seqs):
+            h = heights[f]
+            if h < dig.heights0[f]:
+                homes.append((seq[h], (placed, _height(heights, f, h + 1))))
+            if h:
+                comers.append((seq[h - 1], dig.comp[seq[h - 1]], (placed, _height(heights, f, h - 1))))
+        known = self.frames[g] = (homes, comers)
+        return known
+
+    def moves(self, k: bytes) -> list[tuple[bytes, int]]:
+        """The local states one tableau move away from ``k`` and their pile
+        counts (a card onto a top it may be built on, or into a space): the
+        same in every frame, so worked out once per local state."""
+        known = self.memo.get(k)
+        if known is not None:
+            return known
+        dig = self.dig
+        fits = dig.fits
+        piles = k.split(SEP) if k else []
+        n = len(piles)
+        out: list[tuple[bytes, int]] = []
+        for a, p in enumerate(piles):
+            x = p[-1]
+            rest = p[:-1]
+            for b, q in enumerate(piles):
+                if b != a and q[-1] in fits[x]:
+                    out.append((_join(piles, a, rest, b, q + p[-1:]), n if rest else n - 1))
+            if rest and dig.spaces:
+                out.append((_join(piles, a, rest, -1, p[-1:]), n + 1))
+        self.memo[k] = out
+        return out
+
+    def expand(self, g: Frame, i: int, k: bytes) -> None:
+        dig = self.dig
+        fits = dig.fits
+        bound = self.bound(g, i)
+        blocked = False
+        for k2, n2 in self.moves(k):
+            if n2 <= bound:
+                self.add(g, i, k2)
+            else:
+                blocked = True
+        piles = k.split(SEP) if k else []
+        n = len(piles)
+        homes, comers = self.frame(g)
+        # a start foundation card home again
+        for c, up in homes:
+            for a, p in enumerate(piles):
+                if p[-1] == c:
+                    self.event(g, i, up, _join(piles, a, p[:-1], -1, b""))
+        # the next dig card, a foundation's top: onto a top, or into a space
+        for c, j, g2 in comers:
+            if j != i:
+                continue
+            card = bytes((c,))
+            for b, q in enumerate(piles):
+                if q[-1] in fits[c]:
+                    self.event(g, i, g2, _join(piles, b, q + card, -1, b""))
+            if dig.spaces:
+                if n + 1 <= bound:
+                    self.event(g, i, g2, _join(piles, -1, b"", -1, card))
+                else:
+                    blocked = True
+        if blocked:
+            self.blocked.setdefault((g, i), set()).add(k)
+
+
+def _height(heights: bytes, f: int, h: int) -> bytes:
+    new = bytearray(heights)
+    new[f] = h
+    return bytes(new)
+
+
+def _join(piles: list[bytes], a: int, pa: bytes, b: int, pb: bytes) -> bytes:
+    """The local state with pile a replaced by pa and pile b by pb (-1: pb is a
+    new pile), as its key: the piles left non-empty, sorted, joined."""
+    out = piles.copy()
+    if a >= 0:
+        out[a] = pa
+    if b >= 0:
+        out[b] = pb
+    elif pb:
+        out.append(pb)
+    out = [p for p in out if p]
+    out.sort()
+    return SEP.join(out)
+
+
+def dig_dead(rules: Rules, shape: MovableMoves, state: State, slice_s: float = 1e9,
+             states_max: int = DIG_STATES_MAX) -> Generator[None, None, bool]:
+    """True when the certificate proves ``state`` dead (module docstring); False
+    when it does not apply or cannot tell (or gives up past ``states_max``
+    local states). Yields after every ``slice_s`` seconds of work, like every
+    dead search."""
+    if dig_depth(rules, shape, state) <= 0:
+        return False
+    dig = Dig(rules, shape, state)
+    if not dig.applies():
+        return False
+    closure = Closure(dig)
+    start: Frame = (0, dig.heights0)
+    for i, k in enumerate(dig.start_locals()):
+        closure.sets[(start, i)] = set()
+        closure.add(start, i, k)
+    started = perf_counter()
+    work = closure.work
+    while work:
+        g, i, k = work.pop()
+        closure.expand(g, i, k)
+        if closure.reached_end or closure.size > states_max:
+            return False
+        if perf_counter() - started >= slice_s:
+            yield
+            started = perf_counter()
+    return True
+
+
+def with_dig(rules: Rules, shape: MovableMoves, state: State, slice_s: float,
+             search: Generator[None, None, tuple[bool, set[bytes]]]
+             ) -> Generator[None, None, tuple[bool, set[bytes]]]:
+    """``search`` (an exact dead search: (dead, keys seen)) and the certificate
+    in turn, half a slice each, the certificate first: the first to know
+    answers ((True, no keys) when the certificate proves the position dead).
+    The certificate only ever answers dead, and only where it proves it; the
+    search alone answers alive. Where the certificate does not apply, the
+    search runs alone."""
+    if dig_depth(rules, shape, state) <= 0:
+        return (yield from search)
+    certificate: Generator[None, None, bool] | None = dig_dead(rules, shape, state, slice_s / 2)
+    while True:
+        if certificate is not None:
+            try:
+                next(certificate)
+            except StopIteration as done:
+                if done.value:
+                    search.close()
+                    return True, set()
+                certificate = None
+        try:
+            next(search)
+        except StopIteration as done:
+            if certificate is not None:
+                certificate.close()
+            result: tuple[bool, set[bytes]] = done.value
+            return result
+        yield
