@@ -16,11 +16,15 @@ were declared dead later than the move that made them dead (target 0).
 (variant, deal, moves, region size) for the golden corpus.
 
     python scripts/dead_regions.py --games 1000 --variants four-seasons,simplicity
+
+``--jsonl F`` appends one line per finished game to F (a stopped run keeps the
+games it finished); ``--summary-of F`` prints the summary of such a file.
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import random
 import statistics
@@ -38,6 +42,7 @@ DEAL_LOW = 10**16  # PySolFC's random game numbers (rules 1.4)
 DEAL_HIGH = 10**20
 # a dead verdict is always confirmed: dead regions are small, but be generous
 DEAD_CHECK_LIMIT = 10**7
+ABANDONED = "abandoned"  # --give-up: a game whose search outlived its budget
 
 
 def plain_key(rules: Rules, state: State) -> tuple[object, ...]:
@@ -109,6 +114,7 @@ class Tally:
             "wrong": sum(g.wrong for g in self.games),
             "alive_unverified": sum(g.unverified for g in self.games),
             "undecided": sum(g.undecided for g in self.games),
+            "abandoned": sum(g.outcome == ABANDONED for g in self.games),
         }
         if regions:
             out["region_median"] = statistics.median(regions)
@@ -126,6 +132,35 @@ class Tally:
         if slow:
             out["slowest_status_ms"] = round(1000 * slow[-1], 2)
         return out
+
+
+# a game line keeps its moves only where they may be wanted again (a large dead region)
+JSONL_MOVES_REGION = 1_000
+
+
+def game_line(variant: str, index: int, game: Game) -> str:
+    """One finished game as a JSON line: its fields, the moves as their count
+    unless the game ended in a dead region of ``JSONL_MOVES_REGION`` positions or more."""
+    fields = dataclasses.asdict(game)
+    keep = game.outcome == engine.DEAD and game.region >= JSONL_MOVES_REGION
+    fields["moves"] = " ".join(game.moves) if keep else len(game.moves)
+    return json.dumps({"variant": variant, "index": index, **fields})
+
+
+def read_games(lines: list[str]) -> dict[str, Tally]:
+    """The games of :func:`game_line` lines, per variant (a move count stands for
+    that many moves: the summary needs only their number)."""
+    out: dict[str, Tally] = {}
+    for line in lines:
+        if not line.strip():
+            continue
+        fields = json.loads(line)
+        variant = fields.pop("variant")
+        fields.pop("index")
+        moves = fields["moves"]
+        fields["moves"] = moves.split() if isinstance(moves, str) else ["?"] * moves
+        out.setdefault(variant, Tally()).games.append(Game(**fields))
+    return out
 
 
 def _pct(xs: list[int] | list[float], q: float) -> float:
@@ -147,7 +182,10 @@ def decide(state: State, moves: list[Move], budget_s: float) -> bool | None:
 
 def play_one(variant: str, rng: random.Random, max_moves: int, alive_limit: int,
              check_dead: bool, keep_home: bool = False, budget_s: float = 1e9,
-             slow_log: TextIO | None = None, slow_s: float = 1e9) -> Game:
+             slow_log: TextIO | None = None, slow_s: float = 1e9, give_up: bool = False) -> Game:
+    """One random game. ``give_up``: a search still undecided after ``budget_s``
+    ends the game as "abandoned" (a dead region would otherwise cost the budget
+    at every move until the cap)."""
     deal = str(rng.randrange(DEAL_LOW, DEAL_HIGH))
     rules = get_rules(variant)
     engine.clear_caches()  # every game as in a fresh process: no help from earlier games
@@ -160,6 +198,8 @@ def play_one(variant: str, rng: random.Random, max_moves: int, alive_limit: int,
         if search:
             verdict = decide(state, moves, budget_s)
             game.undecided += verdict is None
+            if verdict is None and give_up:
+                game.outcome = ABANDONED
             if verdict:
                 status, moves = engine.DEAD, []
         took = time.perf_counter() - t
@@ -168,6 +208,8 @@ def play_one(variant: str, rng: random.Random, max_moves: int, alive_limit: int,
             slow_log.write(json.dumps({"variant": variant, "deal": deal, "moves": " ".join(game.moves),
                                        "verdict": verdict, "ms": round(1000 * took, 1)}) + "\n")
             slow_log.flush()
+        if game.outcome == ABANDONED:
+            return game
         settled = not rules.can_draw_or_redeal(state)
         if status == engine.DEAD:
             if check_dead:
@@ -213,7 +255,16 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--slow-log", default="", help="append every answer slower than --slow-ms "
                    "(and every undecided one) to this file as JSON lines: variant, deal, moves")
     p.add_argument("--slow-ms", type=float, default=100.0)
+    p.add_argument("--give-up", action="store_true",
+                   help="end a game (as abandoned) at its first search undecided after --budget")
+    p.add_argument("--jsonl", default="", help="append one JSON line per finished game to this file")
+    p.add_argument("--summary-of", default="", help="print the summary of a --jsonl file and stop")
     args = p.parse_args(argv)
+    if args.summary_of:
+        with open(args.summary_of) as f:
+            for variant, tally in read_games(f.readlines()).items():
+                print(json.dumps({**tally.summary(), "variant": variant}), flush=True)
+        return 0
     if not args.slow_log:
         return run(args, None)
     with open(args.slow_log, "a") as slow_log:
@@ -227,9 +278,13 @@ def run(args: argparse.Namespace, slow_log: TextIO | None) -> int:
         tally = Tally()
         started = time.perf_counter()
         for k in range(args.games):
-            tally.games.append(play_one(variant, rng, args.max_moves, args.alive_check,
-                                        k % args.check_every == 0, args.keep_home, args.budget,
-                                        slow_log, args.slow_ms / 1000))
+            game = play_one(variant, rng, args.max_moves, args.alive_check,
+                            k % args.check_every == 0, args.keep_home, args.budget,
+                            slow_log, args.slow_ms / 1000, args.give_up)
+            tally.games.append(game)
+            if args.jsonl:
+                with open(args.jsonl, "a") as out:
+                    out.write(game_line(variant, k, game) + "\n")
         summary = tally.summary()
         summary["variant"] = variant
         summary["seconds"] = round(time.perf_counter() - started, 1)

@@ -8,6 +8,8 @@ import json
 import random
 from pathlib import Path
 
+import pytest
+
 from server.game import engine
 from tests.script_support import load_script
 
@@ -45,3 +47,37 @@ def test_a_search_past_its_budget_counts_as_undecided_and_is_logged(tmp_path: Pa
     with log.open("a") as out:
         again = script.play_one("four-seasons", random.Random(3), 2000, 0, False, slow_log=out)
     assert again.undecided == 0 and again.outcome == "dead"
+
+
+def test_jsonl_keeps_each_finished_game_and_its_summary_is_the_runs(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``--jsonl F`` writes a line per game as it finishes (a stopped run keeps
+    them); ``--summary-of F`` prints from those lines the summary the run printed."""
+    script = load_script("dead_regions")
+    lines = tmp_path / "games.jsonl"
+    args = ["--games", "6", "--variants", "four-seasons", "--alive-check", "0", "--check-every", "3"]
+    assert script.main([*args, "--jsonl", str(lines)]) == 0
+    run = json.loads(capsys.readouterr().out.splitlines()[0])
+    games = [json.loads(line) for line in lines.read_text().splitlines()]
+    assert [g["index"] for g in games] == list(range(6))
+    assert all(g["variant"] == "four-seasons" and g["outcome"] in ("dead", "won", "in_progress")
+               for g in games)
+    assert script.main(["--summary-of", str(lines)]) == 0
+    again = json.loads(capsys.readouterr().out.splitlines()[0])
+    run.pop("seconds")
+    assert again == run
+
+
+def test_give_up_ends_a_game_at_its_first_undecided_search(tmp_path: Path) -> None:
+    """``--give-up``: a search past its budget ends the game as abandoned (and
+    is still counted and logged), where without it the game plays on."""
+    script = load_script("dead_regions")
+    log = tmp_path / "slow.jsonl"
+    with log.open("a") as out:
+        game = script.play_one("four-seasons", random.Random(3), 2000, 0, False, budget_s=0.0,
+                               slow_log=out, slow_s=1e9, give_up=True)
+    assert game.outcome == "abandoned" and game.undecided == 1
+    assert len(log.read_text().splitlines()) == 1
+    on = script.play_one("four-seasons", random.Random(3), 2000, 0, False, budget_s=0.0)
+    assert on.undecided > 1 and len(on.moves) > len(game.moves)
+    assert script.Tally([game, on]).summary()["abandoned"] == 1

@@ -48,6 +48,9 @@ one node when they hold each rank once (Les Quatre Coins), and runs in rounds
 keyed as themselves, every other card by its building class, a class card wanted
 home is noted instead of played, and a round that noted one is searched again with
 those cards known, so each verdict is the whole-card search's: see those modules.
+Before the rounds a cheap proof is tried (:mod:`.deadbound`: no card a foundation
+wants at the start can ever come to the top of a pile, foundation tops that may be
+taken down included).
 Beside the rounds (half of each slice), a position whose wanted cards all lie in
 the waste, none on the tableau, is tried by a certificate (:mod:`.deadwaste`):
 it is alive only if the cards above the shallowest wanted card can all be dug

@@ -65,6 +65,8 @@ BLUR_LATER: Final = 128
 MARKS_MAX: Final = 4_096
 # the foundations' heights, the waste, the tableau piles sorted (all as bytes)
 Position = tuple[bytes, bytes, list[bytes]]
+# MovableSearch.options: what a foundation top gives, what the foundations take, the wanted cards by class
+Options = tuple[list[tuple[int, bytes]], dict[int, list[bytes]], dict[int, list[int]]]
 
 
 class MovableSearch:
@@ -99,6 +101,9 @@ class MovableSearch:
         self.pairs = [(j, partner[j]) for j in range(len(seqs)) if partner[j] > j]
         self.singles = [j for j in range(len(seqs)) if partner[j] < 0]
         self._marks: dict[bytes, bytes] = {}  # per heights, at most MARKS_MAX (cleared when full)
+        # per heights, at most MARKS_MAX (cleared when full): foundation_options and the
+        # wanted cards keyed by a class, by class (what successors needs of the heights)
+        self._options: dict[bytes, Options] = {}
 
     @staticmethod
     def fits(rules: Rules, shape: MovableMoves) -> bool:
@@ -155,6 +160,22 @@ class MovableSearch:
                     takes.setdefault(sk[y], set()).add(self._with2(heights, j, x, k, y + 1))
         return sorted(gives), {c: sorted(hs) for c, hs in takes.items()}
 
+    def options(self, heights: bytes) -> Options:
+        """:meth:`foundation_options` and the wanted cards keyed by a class, by
+        class, remembered per heights (a search meets few heights)."""
+        known = self._options.get(heights)
+        if known is None:
+            if len(self._options) >= MARKS_MAX:
+                self._options.clear()
+            gives, takes = self.foundation_options(heights)
+            table = self.table
+            blurred: dict[int, list[int]] = {}
+            for c in takes:
+                if table[c] != c:
+                    blurred.setdefault(table[c], []).append(c)
+            known = self._options[heights] = (gives, takes, blurred)
+        return known
+
     def wanted_marks(self, heights: bytes) -> bytes:
         """A translation table marking (1) the cards some foundation takes next."""
         known = self._marks.get(heights)
@@ -186,20 +207,16 @@ class MovableSearch:
         the first such card (True is returned then)."""
         heights, waste, piles = pos
         level = sum(heights) >= self.floor
-        gives, takes = self.foundation_options(heights)
+        # blurred: a wanted card keyed by its class: seeing that class on top is unsure, never a move
+        gives, takes, blurred = self.options(heights)
         table = self.table
-        # a wanted card keyed by its class: seeing that class on top is unsure, never a move
-        blurred: dict[int, list[int]] = {}
-        for c in takes:
-            if table[c] != c:
-                blurred.setdefault(table[c], []).append(c)
         out: list[Position] = []
         onto = self.onto
-        by_top: dict[int, list[int]] = {}
+        tops = bytearray(256)  # 1 for each byte on top of a pile
         space = -1
         for j, p in enumerate(piles):
             if p:
-                by_top.setdefault(p[-1], []).append(j)
+                tops[p[-1]] = 1
             elif space < 0:
                 space = j
         spaces = self.spaces and space >= 0
@@ -209,10 +226,13 @@ class MovableSearch:
             if not src or (i > 0 and src == piles[i - 1]):
                 continue  # empty, or the same pile as the last source: the same successors
             c = src[-1]
-            rest = src[:-1]
             if blurred and c in blurred:
                 self.unsure.update(blurred[c])
             home = takes.get(c)
+            targets = _targets(onto[c], tops, piles, i)
+            if not home and not targets and not spaces:
+                continue  # nowhere to go
+            rest = src[:-1]
             if home:
                 if level:
                     return True, out
@@ -224,7 +244,6 @@ class MovableSearch:
                         new[i] = rest
                         new.sort()
                         out.append((h, waste, new))
-            targets = _targets(onto[c], by_top, piles, i)
             if spaces and (i < 0 or rest):  # a lone card into a space is the same position
                 targets.append(space)
             card = src[-1:]
@@ -240,7 +259,7 @@ class MovableSearch:
                 out.append((heights, w, new))
         for c, h in gives:
             c = table[c]
-            targets = _targets(onto[c], by_top, piles, -1)
+            targets = _targets(onto[c], tops, piles, -1)
             if spaces:
                 targets.append(space)
             card = bytes((c,))
@@ -279,16 +298,19 @@ def blur_table(rules: Rules, base: int, known: frozenset[int] | None, blur0: int
     return bytes(table)
 
 
-def _targets(ys: list[int], by_top: dict[int, list[int]], piles: list[bytes], i: int) -> list[int]:
-    """The piles (other than ``i``) whose top is one of ``ys``; of equal piles,
-    which lie side by side, one will do."""
+def _targets(ys: list[int], tops: bytearray, piles: list[bytes], i: int) -> list[int]:
+    """The piles (other than ``i``) whose top is one of ``ys`` (``tops`` marks
+    the bytes on top of some pile); of equal piles, which lie side by side, one
+    will do."""
     out: list[int] = []
     for y in ys:
-        prev: bytes | None = None
-        for j in by_top.get(y, ()):
-            if j != i and piles[j] != prev:
+        if not tops[y]:
+            continue
+        prev = b""  # no pile with a top is empty
+        for j, p in enumerate(piles):
+            if j != i and p and p[-1] == y and p != prev:
                 out.append(j)
-                prev = piles[j]
+                prev = p
     return out
 
 

@@ -44,19 +44,54 @@ card each one takes (``deadmovable.window``). On the 143,712-position dead
 region of issue 16 (deal 67746192377353922602) the whole-card search visits
 143,712 positions; the rounds visit 2,912 twice (one card noted in the first).
 
-**Two orders, one search.** Within a round every position found is queued
-twice, both newest first: by the fewest cards over wanted cards (the
+**Rounds side by side.** A round that has noted a card can no longer answer
+"dead" (its verdict would be "dead with cards noted"); it can still find a
+foundation move. So the next round does not wait for it: as soon as the newest
+round notes a card, a round with K and the cards it noted so far starts, and
+the two take turns (``ROUND_CHUNK`` expansions each). At most two run: the
+first round (the coarsest, so the quickest to find a move) and the newest; a
+round in between is dropped when a newer one starts, and a round that ends
+dead with cards noted leaves, a newer round with those cards starting if it
+was the newest. "Dead" comes only from a round that ends with nothing noted;
+"alive" from any round. K grows at every new round and is at most every card,
+so the search ends. (Deal 92923005098426283025 after 1,432 moves of issue 16's
+fifth round: the first round noted cards early but its region ran past 30 s of
+CPU; the witness needs one of those cards, and the whole-card search meets it
+in 6 positions.)
+
+**Three orders, one search.** Within a round every position found is
+queued twice, both newest first: by the fewest cards over wanted cards (the
 shallowest of each pile that holds one, summed over the piles), and by more
-cards home first, then that sum. The search takes from the two queues in turn
-and expands each position once (the other queue's copy is skipped). Each order
-alone leaves some of the hard positions of issue 16 undecided for minutes,
-and so did the whole-card search's order (more cards home, then the single
-shallowest wanted card, oldest first: behind a plateau of 2.3 million
-positions it missed a witness of 14 moves between piles); the pair decides
-most of them in a few hundred positions (docs/benchmarks.md, fourth round).
-The positions expanded are the same set whatever the order when the start is
-dead, so a dead verdict costs the region (and a second heap entry per
-position).
+cards home first, then that sum. A third order is depth-first: a stack of the
+children of the positions it expanded itself, the best child (more home, then
+that sum) on top. The search takes its positions in turn: two from the queues
+(alternately), then one from the stack. A position is expanded at most once,
+whichever order reaches it: every position found goes into both queues, and
+any order skips a position already expanded (the stack drops it, and with it
+the part of its subtree only the stack would have reached: the queues hold
+every child of every expanded position, so nothing is lost to the search). An
+empty stack restarts from the best position of the second queue.
+
+Why three: each order alone leaves some of the hard positions of issue 16
+undecided for minutes or seconds. The whole-card search's order (more cards
+home, then the single shallowest wanted card, oldest first) missed a witness
+of 14 moves between piles behind a plateau of 2.3 million positions; the two
+queues found most witnesses in a few hundred positions but wandered through
+100,000 to millions on others (deals 65678648020803346153, 25340391595887204942,
+76915210407588454569: witnesses of a take-down or two, which the stack's line
+finds in tens of positions); the stack alone did not find the witness of deal
+62192940386190360744 after 492 moves in 200,000 positions, which the queues
+find in a few thousand (docs/benchmarks.md, fifth round).
+
+**Exact whatever the order.** Alive is a reached position with a known card
+going home at the start's count or more, a real line of moves whichever order
+found it. Dead is returned only when both queues are empty: then every position
+ever found has been expanded (each was put in both queues when found, and left
+them only to be expanded or because it was), so the set found is closed under
+the successors: it is the whole reachable region of the round's blind game, and
+none of it has the foundation move. So the positions expanded are the same set
+whatever the order when the start is dead: a dead verdict costs the region, once
+(and a second heap entry per position, a stack entry per child the stack met).
 
 It is a generator that yields after ``slice_s`` seconds of search, like every
 dead search.
@@ -67,7 +102,9 @@ from __future__ import annotations
 import heapq
 from collections.abc import Generator
 from time import perf_counter
+from typing import Final
 
+from .deadbound import never_home
 from .deadmovable import BLUR0, BLUR_LATER, MovableSearch, cover_sum, key, unkey, window
 from .state import State
 from .variants import Rules
@@ -76,63 +113,155 @@ from .variants.base import MovableMoves
 
 def movable_exhaust(rules: Rules, shape: MovableMoves, state: State, slice_s: float,
                     known_dead: set[bytes]) -> Generator[None, None, tuple[bool, set[bytes]]]:
-    """:func:`.dead.exhaust` for movable foundation cards: (dead, the last
+    """:func:`.dead.exhaust` for movable foundation cards: (dead, the deciding
     round's keys). Only the first round looks keys up in ``known_dead``: its
     window depends only on the start's heights, which the caller's context
     holds, so its keys mean the same in every search of that context. A later
     round's classes are written from ``BLUR_LATER`` on, above the first
     round's: its keys (which may be remembered as dead, all exact) never equal
-    a first round's key unless both name every card, i.e. the same position."""
+    a first round's key unless both name every card, i.e. the same position.
+    The rounds run side by side (module docstring)."""
     floor = rules.foundation_cards(state)
     known = window(shape, [len(state.piles[i]) for i in rules.foundation_range])
-    first = True
-    while True:
-        search = MovableSearch(rules, shape, state.base, floor, known,
-                               BLUR0 if first else BLUR_LATER)
-        dead, seen = yield from two_orders(search, rules, state, slice_s,
-                                           known_dead if first else set())
-        if not dead or not search.unsure:
-            return dead, seen
-        known = known | frozenset(search.unsure)
-        first = False
-
-
-def two_orders(search: MovableSearch, rules: Rules, state: State, slice_s: float,
-               known_dead: set[bytes]) -> Generator[None, None, tuple[bool, set[bytes]]]:
-    """One round: (no known card goes home at the start's count or more, keys
-    seen). Positions whose key is in ``known_dead`` are not entered."""
-    start = key(search.start(rules, state))
-    seen: set[bytes] = {start}
-    done: set[bytes] = set()
-    # (priority, tie, key), newest first: wide by the cards over wanted cards,
-    # home by more cards home first, then the same
-    wide: list[tuple[int, int, bytes]] = [(0, 0, start)]
-    home: list[tuple[int, int, bytes]] = [(0, 0, start)]
-    pushed = 0
-    turn = False
+    search = MovableSearch(rules, shape, state.base, floor, known, BLUR0)
+    if never_home(rules, shape, state):  # proven dead without a search (deadbound.py)
+        return True, {key(search.start(rules, state))}
+    first = Round(search, known, round_search(search, rules, state, known_dead))
+    rounds = [first]
     started = perf_counter()
+    while True:
+        for r in rounds.copy():
+            if r not in rounds:
+                continue  # dropped earlier in this turn
+            try:
+                next(r.steps)
+            except StopIteration as done:
+                dead, seen = done.value
+                if not dead or not r.search.unsure:
+                    return dead, seen
+                newest = r is rounds[-1]
+                rounds.remove(r)
+                if newest:
+                    rounds.append(next_round(rules, shape, state, floor, r))
+                continue
+            if r is rounds[-1] and r.search.unsure and not r.spawned:
+                r.spawned = True
+                if len(rounds) > 1 and rounds[0] is not r:
+                    rounds.remove(r)  # in between now: only the first and the newest run
+                rounds.append(next_round(rules, shape, state, floor, r))
+            if perf_counter() - started >= slice_s:
+                yield
+                started = perf_counter()
+
+
+class Round:
+    """One round of the search: its tables (with the cards it noted), its K, its steps."""
+
+    def __init__(self, search: MovableSearch, known: frozenset[int],
+                 steps: Generator[None, None, tuple[bool, set[bytes]]]) -> None:
+        self.search = search
+        self.known = known
+        self.steps = steps
+        self.spawned = False  # a round with the cards it noted has started
+
+
+def next_round(rules: Rules, shape: MovableMoves, state: State, floor: int, r: Round) -> Round:
+    """A round with ``r``'s known cards and those it noted so far."""
+    known = r.known | frozenset(r.search.unsure)
+    search = MovableSearch(rules, shape, state.base, floor, known, BLUR_LATER)
+    return Round(search, known, round_search(search, rules, state, set()))
+
+
+# a queue entry is one int: (priority + PRIORITY_OFFSET) << 32 | (ID_MASK - id), so the
+# smallest is the best priority, then the newest position (ids count up from 0, the start)
+PRIORITY_OFFSET: Final = 1 << 20  # priorities lie above -104 * 1024 (every card home)
+ID_MASK: Final = (1 << 32) - 1
+# positions a round expands before the next round's turn (and a time check): ~0.5 ms compiled
+ROUND_CHUNK: Final = 32
+
+
+def entry(priority: int, ident: int) -> int:
+    return ((priority + PRIORITY_OFFSET) << 32) | (ID_MASK - ident)
+
+
+def ident_of(e: int) -> int:
+    return ID_MASK - (e & ID_MASK)
+
+
+def round_search(search: MovableSearch, rules: Rules, state: State,
+                 known_dead: set[bytes]) -> Generator[None, None, tuple[bool, set[bytes]]]:
+    """One round: (no known card goes home at the start's count or more, keys
+    seen). Positions whose key is in ``known_dead`` are not entered (they are
+    dead: nothing is found from them). The three orders of the module
+    docstring; dead only when both queues are empty. It yields after every
+    ``ROUND_CHUNK`` positions expanded. A position found gets an
+    id (its index in ``keys``); the queues and the stack hold ids, and whether
+    it was expanded or stacked is a byte per id."""
+    start = key(search.start(rules, state))
+    keys: list[bytes] = [start]
+    seen: dict[bytes, int] = {start: 0}
+    done = bytearray(1)
+    stacked = bytearray(b"\x01")
+    # newest first: wide by the cards over wanted cards, home by more cards home
+    # first, then the same
+    wide: list[int] = [entry(0, 0)]
+    home: list[int] = [entry(0, 0)]
+    # depth-first: the children of the positions it expanded, best last; among
+    # equals the first made (successors' own order) last. (Ties decide much: with
+    # the newest of equals on top instead, 92931714972471529876 after 618 moves took
+    # 40,737 positions, not 1,416; 34345116745338649162 after 152, 1,454, not 563.)
+    stack: list[int] = [0]
+    turn = 0
+    expanded = 0
     while wide or home:
-        heap = wide if (turn and wide) or not home else home
-        turn = not turn
-        k = heapq.heappop(heap)[2]
-        if k in done:
-            continue
-        done.add(k)
-        pos = unkey(k)
+        turn += 1
+        deep = turn % 3 == 0
+        if deep:
+            while stack and done[stack[-1]]:
+                stack.pop()
+            if not stack:  # restart from the best of the second queue
+                while home and done[ident_of(home[0])]:
+                    heapq.heappop(home)
+                if not home:
+                    continue
+                stack.append(ident_of(heapq.heappop(home)))
+            i = stack.pop()
+        else:
+            heap = wide if (turn % 3 == 1 and wide) or not home else home
+            i = ident_of(heapq.heappop(heap))
+            if done[i]:
+                continue
+        done[i] = 1
+        pos = unkey(keys[i])
         found, nexts = search.successors(pos)
         if found:
-            return False, seen
+            return False, set(keys)
         marks = search.wanted_marks(pos[0])
+        kids: list[int] = []
         for nxt in nexts:
             k = key(nxt)
-            if k in seen or k in known_dead:
+            if known_dead and k in known_dead:
                 continue
-            seen.add(k)
-            pushed += 1
+            j = seen.get(k, -1)
+            if j >= 0 and (not deep or stacked[j] or done[j]):
+                continue
             over = cover_sum(nxt, marks)
-            heapq.heappush(wide, (over, -pushed, k))
-            heapq.heappush(home, (over - 1024 * sum(nxt[0]), -pushed, k))
-        if perf_counter() - started >= slice_s:
+            rank = over - 1024 * sum(nxt[0])
+            if j < 0:
+                j = len(keys)
+                keys.append(k)
+                seen[k] = j
+                done.append(0)
+                stacked.append(0)
+                heapq.heappush(wide, entry(over, j))
+                heapq.heappush(home, entry(rank, j))
+            if deep and not stacked[j]:
+                stacked[j] = 1
+                kids.append(((rank + PRIORITY_OFFSET) << 32) | j)
+        if kids:
+            kids.sort(reverse=True)
+            stack.extend([e & ID_MASK for e in kids])
+        expanded += 1
+        if expanded % ROUND_CHUNK == 0:
             yield
-            started = perf_counter()
-    return True, seen
+    return True, set(keys)

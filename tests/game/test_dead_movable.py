@@ -179,7 +179,7 @@ def first_round(rules: Rules, s: State) -> tuple[bool, int, bool]:
     assert shape is not None
     known = deadmovable.window(shape, [len(s.piles[i]) for i in rules.foundation_range])
     search = MovableSearch(rules, shape, s.base, rules.foundation_cards(s), known)
-    steps = deadwindow.two_orders(search, rules, s, 1e9, set())
+    steps = deadwindow.round_search(search, rules, s, set())
     while True:
         try:
             next(steps)
