@@ -52,4 +52,4 @@ bench: $(STAMP)
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis build *.egg-info
 	find server -name '*.so' -delete
-	rm -f patience_core__mypyc.*.so
+	rm -f patience_core__mypyc.*.so patience_server__mypyc.*.so

@@ -88,13 +88,18 @@ def extensions(argv: list[str] | None = None) -> list[object]:
         _say("mypyc is not installed: pure Python")
         return []
     _say(f"compiling {CORE} and the move path's server modules with mypyc (opt level {OPT_LEVEL})")
-    # One named group: the shared library gets a stable name
-    # (patience_core__mypyc.*.so) instead of a hash, so .gitignore and the
-    # tests can name it; and the server's modules call the core's natively.
-    exts: list[object] = mypycify(_core_sources(), opt_level=OPT_LEVEL, group_name="patience_core")
+    # Two named groups, the core and the server's modules: the shared libraries get
+    # stable names (patience_core__mypyc.*.so, patience_server__mypyc.*.so) instead
+    # of hashes, and build_ext compiles the two C files side by side (one group
+    # took about twice the wall time on two cores; a call from the server's group
+    # into the core's is still a native call, only not inlined).
+    core = sorted(str(p) for p in CORE.rglob("*.py"))
+    server = _server_sources()
+    exts: list[object] = mypycify(core + server, opt_level=OPT_LEVEL,
+                                  separate=[(core, "patience_core"), (server, "patience_server")])
     return exts
 
 
 # setuptools runs this file as __main__; the guard lets tests import it
 if __name__ == "__main__":
-    setup(ext_modules=extensions())
+    setup(ext_modules=extensions(), options={"build_ext": {"parallel": os.cpu_count() or 1}})

@@ -28,8 +28,8 @@ from pathlib import Path
 from types import ModuleType
 
 CORE: str = "server.game"
-# The server's modules compiled with the core, in the same mypyc group (setup.py
-# reads this list): each runs once or more per move, and compiled they take about
+# The server's modules compiled with the core, in their own mypyc group beside the
+# core's (setup.py reads this list): each runs once or more per move, and compiled they take about
 # a sixth off the server's CPU per move (docs/benchmarks.md, round 3).
 SERVER_COMPILED: tuple[str, ...] = (
     "server.limits", "server.net.connection", "server.net.frames", "server.net.outbox",

@@ -47,11 +47,14 @@ def test_with_a_compiler_the_whole_core_is_compiled(build: ModuleType,
     (call,) = mypycify
     sources = set(call["paths"])
     assert {"server/game/engine.py", "server/game/solver/search.py", "server/game/__init__.py"} <= sources
-    # and the move path's server modules, in the same group, exactly those corebuild names
+    # and the move path's server modules, exactly those corebuild names
     server = {p for p in sources if not p.startswith("server/game/")}
     assert server == {name.replace(".", "/") + ".py" for name in SERVER_COMPILED}
     assert "server/play.py" in server and all((ROOT / p).is_file() for p in server)
-    assert call["group_name"] == "patience_core"  # the shared library's name in .gitignore's *.so
+    # two named groups (the shared libraries' names), which together cover every source once
+    groups = dict((name, set(paths)) for paths, name in call["separate"])
+    assert set(groups) == {"patience_core", "patience_server"}
+    assert groups["patience_server"] == server and groups["patience_core"] == sources - server
 
 
 @pytest.mark.skipif(shutil.which("make") is None, reason="make is not installed")
