@@ -14,6 +14,8 @@ CORE_SRC := $(shell find server/game -name '*.py') $(SERVER_SRC)
 # the compiled and the pure core can never drift apart; with them the unit tests
 # of the compiled server modules that need no server (a few seconds: the view's
 # bytes, the framing, the codec's errors, the outbox and the progress throttle).
+# The longest exhaustive cross-checks (marked compiled_pass) run on the compiled
+# pass only: the code they check runs on the pure core in the tests beside them.
 PURE_TESTS := tests/game tests/test_cli.py tests/test_corebuild.py tests/competition/test_daily_pure.py \
 	tests/server/test_viewcodec.py tests/server/test_sansio_fast_frames.py tests/test_protocol.py \
 	tests/server/test_outbox.py tests/server/test_progress_throttle.py
@@ -43,7 +45,7 @@ lint: $(STAMP)
 
 test: lint
 	$(BIN)/pytest
-	PATIENCE_PURE=1 $(BIN)/pytest $(PURE_TESTS)
+	PATIENCE_PURE=1 $(BIN)/pytest -m "not compiled_pass" $(PURE_TESTS)
 
 bench: $(STAMP)
 	$(BIN)/python -m bench.engine --both

@@ -85,6 +85,7 @@ def run_position(variant: str, rng: random.Random, left: int) -> State:
 
 
 # (simplicity's twelve piles almost never run short: it is checked for agreement only)
+@pytest.mark.compiled_pass  # about 50 s on the pure core
 @pytest.mark.parametrize("variant", ["four-seasons", "vanishing-cross", "four-seasons-redeal",
                                      "czarina", "four-seasons-1883", "simplicity"])
 def test_capacity_never_calls_a_winnable_position_lost(variant: str) -> None:

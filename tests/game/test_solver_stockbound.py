@@ -135,6 +135,7 @@ def test_a_stock_length_out_of_reach_is_only_probed() -> None:
     assert bound.fails[stock - 1] == 0  # other stock lengths are searched as before
 
 
+@pytest.mark.compiled_pass  # about 8 s on the pure core
 def test_the_search_of_a_real_deal_uses_it() -> None:
     on = solve("four-seasons", 1, 30_000, abstract=True)
     off = solve("four-seasons", 1, 30_000)
