@@ -63,14 +63,16 @@ in 6 positions.)
 queued twice, both newest first: by the fewest cards over wanted cards (the
 shallowest of each pile that holds one, summed over the piles), and by more
 cards home first, then that sum. A third order is depth-first: a stack of the
-children of the positions it expanded itself, the best child (more home, then
-that sum) on top. The search takes its positions in turn: two from the queues
-(alternately), then one from the stack. A position is expanded at most once,
-whichever order reaches it: every position found goes into both queues, and
-any order skips a position already expanded (the stack drops it, and with it
-the part of its subtree only the stack would have reached: the queues hold
-every child of every expanded position, so nothing is lost to the search). An
-empty stack restarts from the best position of the second queue.
+children of the positions it expanded itself, the best child on top: more
+cards home, then the cards over *dig marks* summed (``MovableSearch.dig_marks``:
+the wanted cards, and the cards the top of a pile holding a wanted card may be
+built on, so a line that uncovers such a card, in any pile, goes first). The
+search takes its positions in turn: two from the queues (alternately), then one
+from the stack. A position is expanded at most once, whichever order reaches
+it, and a position on the stack is the stack's: the queues skip it (it stays on
+the stack until the stack expands it), so a queue never cuts the stack's line
+short. An empty stack restarts from the best position of the second queue, and
+the queues' turns go to the stack once they are empty.
 
 Why three: each order alone leaves some of the hard positions of issue 16
 undecided for minutes or seconds. The whole-card search's order (more cards
@@ -81,13 +83,22 @@ queues found most witnesses in a few hundred positions but wandered through
 76915210407588454569: witnesses of a take-down or two, which the stack's line
 finds in tens of positions); the stack alone did not find the witness of deal
 62192940386190360744 after 492 moves in 200,000 positions, which the queues
-find in a few thousand (docs/benchmarks.md, fifth round).
+find in a few thousand (docs/benchmarks.md, fifth round). Sixth round: the
+stack's line was cut short by the queues, which took its children (newest
+first) before it; and with only wanted cards counted, a line digging a pile
+that holds no wanted card but the card a wanted pile's top needs (deal
+90974346630347276887 after 429 moves: 22 cards of one pile moved one by one
+onto another, then a Ten uncovered frees a Jack over a wanted Queen) was no
+better than any other: 946,717 positions, 9-11 s of CPU. With the stack's
+positions its own and the dig marks, 67 positions; 62192940386190360744/492
+takes 1,301 (3,995 before).
 
 **Exact whatever the order.** Alive is a reached position with a known card
 going home at the start's count or more, a real line of moves whichever order
-found it. Dead is returned only when both queues are empty: then every position
-ever found has been expanded (each was put in both queues when found, and left
-them only to be expanded or because it was), so the set found is closed under
+found it. Dead is returned only when both queues and the stack are empty: then
+every position ever found has been expanded (each was put in both queues when
+found, and left them only to be expanded, because it was, or because it was on
+the stack, which it leaves only to be expanded), so the set found is closed under
 the successors: it is the whole reachable region of the round's blind game, and
 none of it has the foundation move. So the positions expanded are the same set
 whatever the order when the start is dead: a dead verdict costs the region, once
@@ -213,30 +224,33 @@ def round_search(search: MovableSearch, rules: Rules, state: State,
     stack: list[int] = [0]
     turn = 0
     expanded = 0
-    while wide or home:
+    while wide or home or stack:
         turn += 1
-        deep = turn % 3 == 0
+        deep = turn % 3 == 0 or not (wide or home)
         if deep:
             while stack and done[stack[-1]]:
                 stack.pop()
             if not stack:  # restart from the best of the second queue
-                while home and done[ident_of(home[0])]:
+                while home and (done[ident_of(home[0])] or stacked[ident_of(home[0])]):
                     heapq.heappop(home)
                 if not home:
                     continue
-                stack.append(ident_of(heapq.heappop(home)))
+                j = ident_of(heapq.heappop(home))
+                stacked[j] = 1
+                stack.append(j)
             i = stack.pop()
         else:
             heap = wide if (turn % 3 == 1 and wide) or not home else home
             i = ident_of(heapq.heappop(heap))
-            if done[i]:
-                continue
+            if done[i] or stacked[i]:
+                continue  # expanded, or the stack's to expand
         done[i] = 1
         pos = unkey(keys[i])
         found, nexts = search.successors(pos)
         if found:
             return False, set(keys)
         marks = search.wanted_marks(pos[0])
+        dig = search.dig_marks(pos, marks) if deep else marks
         kids: list[int] = []
         for nxt in nexts:
             k = key(nxt)
@@ -257,7 +271,8 @@ def round_search(search: MovableSearch, rules: Rules, state: State,
                 heapq.heappush(home, entry(rank, j))
             if deep and not stacked[j]:
                 stacked[j] = 1
-                kids.append(((rank + PRIORITY_OFFSET) << 32) | j)
+                best = cover_sum(nxt, dig) - 1024 * sum(nxt[0])
+                kids.append(((best + PRIORITY_OFFSET) << 32) | j)
         if kids:
             kids.sort(reverse=True)
             stack.extend([e & ID_MASK for e in kids])
