@@ -59,44 +59,53 @@ fifth round: the first round noted cards early but its region ran past 30 s of
 CPU; the witness needs one of those cards, and the whole-card search meets it
 in 6 positions.)
 
-**Depth-first, the dig marks first.** Within a round the search is
-depth-first: a stack of the children of every position expanded, each position
-pushed once (when first found), the best child on top: more cards home, then
-the fewest cards over *dig marks*, summed over the piles that hold one
-(``MovableSearch.dig_marks``: the cards a foundation takes next, and the cards
-the top of a pile holding one of those may be built on, so a line that
-uncovers such a card, in any pile, goes first); among equals the first made.
+**Three orders, one search.** Within a round every position found is
+queued twice, both newest first: by the fewest cards over wanted cards (the
+shallowest of each pile that holds one, summed over the piles), and by more
+cards home first, then that sum. A third order is depth-first: a stack of the
+children of the positions it expanded itself, the best child on top: more
+cards home, then the cards over *dig marks* summed (``MovableSearch.dig_marks``:
+the wanted cards, and the cards the top of a pile holding a wanted card may be
+built on, so a line that uncovers such a card, in any pile, goes first); among
+equals the first made. The search takes its positions in turn: two from the
+queues (alternately), then one from the stack. The queues skip a position
+already expanded; the stack does not: a position on it that a queue expanded
+first is expanded again when the stack comes to it, so the queues never cut
+the stack's line short (each position is put on the stack at most once, so
+there is at most one such second expansion per position). An empty stack restarts from the best position of the second queue.
 
-Why: the fifth round ran three orders in turn (two best-first queues, newest
-first, by that sum over the wanted cards alone and by more home first; and
-this stack with the wanted cards alone), because each order alone left some of
-the hard positions of issue 16 undecided for seconds or minutes: the stack
-alone did not find the witness of deal 62192940386190360744 after 492 moves in
-200,000 positions, which the queues found in a few thousand; the queues
-wandered through 100,000 to millions of positions on witnesses of a take-down or
-two that the stack's line finds in tens (deals 65678648020803346153,
-25340391595887204942, 76915210407588454569). Two things were wrong with the
-stack there. The queues took its children (newest first) before it and it
-dropped a position already expanded, with the part of its line below it: a
-line was cut short again and again. And with only wanted cards counted, a line
-digging a pile that holds no wanted card but the card a wanted pile's top needs
-was no better than any other: deal 90974346630347276887 after 429 moves (22
-cards of one pile moved one by one onto another, then a Ten uncovered frees a
-Jack over a wanted Queen) took 946,717 positions, 9-11 s of CPU. With the
-stack's positions its own and the dig marks, the queues no longer expanded
-anything (every position found was the stack's), and the stack alone finds that
-witness in 67 positions and 62192940386190360744/492's in 1,301; every hard
-position of the fourth to sixth rounds' logs (121 positions) is decided in at
-most 1,820 positions where alive (docs/benchmarks.md, sixth round). So the
-queues are gone.
+Why three: each order alone leaves some of the hard positions of issue 16
+undecided for minutes or seconds. The whole-card search's order (more cards
+home, then the single shallowest wanted card, oldest first) missed a witness
+of 14 moves between piles behind a plateau of 2.3 million positions; the two
+queues found most witnesses in a few hundred positions but wandered through
+100,000 to millions on others (deals 65678648020803346153, 25340391595887204942,
+76915210407588454569: witnesses of a take-down or two, which the stack's line
+finds in tens of positions); the stack alone did not find the witness of deal
+62192940386190360744 after 492 moves in 200,000 positions, which the queues
+find in a few thousand (docs/benchmarks.md, fifth round). In the sixth round
+the stack alone, with dig marks, still left 44298941923918915963 after 1,200
+moves undecided after 30 s (the queues find it in 14 positions) and
+57959771711665884239 after 155 took 225,184 positions (128 together).
+
+The stack's two changes of the sixth round: it used to drop a position a
+queue had expanded first, with the part of its line below it (the queues,
+newest first, take the stack's children before it, so its line was cut again
+and again); and with only wanted cards counted, a line digging a pile that
+holds no wanted card but the card a wanted pile's top needs was no better than
+any other. Deal 90974346630347276887 after 429 moves (22 cards of one pile
+moved one by one onto another, then a Ten uncovered frees a Jack over a
+wanted Queen): 946,717 positions, 9-11 s of CPU before, 103 now.
 
 **Exact whatever the order.** Alive is a reached position with a known card
-going home at the start's count or more, a real line of moves. Dead is
-returned only when the stack is empty: every position found was pushed once
-and leaves the stack only to be expanded, so every position found has been
-expanded, and the set found is closed under the successors: it is the whole
-reachable region of the round's blind game, and none of it has the foundation
-move. A dead verdict costs the region, once, whatever the order.
+going home at the start's count or more, a real line of moves whichever order
+found it. Dead is returned only when both queues are empty: then every position
+ever found has been expanded (each was put in both queues when found, and left
+them only to be expanded or because it was), so the set found is closed under
+the successors: it is the whole reachable region of the round's blind game, and
+none of it has the foundation move. So the positions found are the same set
+whatever the order when the start is dead: a dead verdict costs the region
+(and the stack's second expansions: at most one per position put on it).
 
 It is a generator that yields after ``slice_s`` seconds of search, like every
 dead search.
@@ -104,6 +113,7 @@ dead search.
 
 from __future__ import annotations
 
+import heapq
 from collections.abc import Generator
 from time import perf_counter
 from typing import Final
@@ -176,50 +186,97 @@ def next_round(rules: Rules, shape: MovableMoves, state: State, floor: int, r: R
     return Round(search, known, round_search(search, rules, state, set()))
 
 
-# a stack entry is one int: (priority + PRIORITY_OFFSET) << 32 | id while the
-# children are sorted, then the id alone
+# a queue entry is one int: (priority + PRIORITY_OFFSET) << 32 | (ID_MASK - id), so the
+# smallest is the best priority, then the newest position (ids count up from 0, the start)
 PRIORITY_OFFSET: Final = 1 << 20  # priorities lie above -104 * 1024 (every card home)
 ID_MASK: Final = (1 << 32) - 1
 # positions a round expands before the next round's turn (and a time check): ~0.5 ms compiled
 ROUND_CHUNK: Final = 32
 
 
+def entry(priority: int, ident: int) -> int:
+    return ((priority + PRIORITY_OFFSET) << 32) | (ID_MASK - ident)
+
+
+def ident_of(e: int) -> int:
+    return ID_MASK - (e & ID_MASK)
+
+
 def round_search(search: MovableSearch, rules: Rules, state: State,
                  known_dead: set[bytes]) -> Generator[None, None, tuple[bool, set[bytes]]]:
     """One round: (no known card goes home at the start's count or more, keys
     seen). Positions whose key is in ``known_dead`` are not entered (they are
-    dead: nothing is found from them). Depth-first, the best child on top (the
-    module docstring); dead only when the stack is empty. It yields after every
-    ``ROUND_CHUNK`` positions expanded. A position found gets an id (its index
-    in ``keys``); the stack holds ids."""
+    dead: nothing is found from them). The three orders of the module
+    docstring; dead only when both queues are empty. It yields after every
+    ``ROUND_CHUNK`` positions expanded. A position found gets an
+    id (its index in ``keys``); the queues and the stack hold ids, and whether
+    it was expanded or stacked is a byte per id."""
     start = key(search.start(rules, state))
     keys: list[bytes] = [start]
-    seen: set[bytes] = {start}
-    # the children of each position expanded, best last; among equals the first
-    # made (successors' own order) last. (Ties decide much: with the newest of
-    # equals on top instead, 92931714972471529876 after 618 moves took 40,737
-    # positions, not 1,416; 34345116745338649162 after 152, 1,454, not 563.)
+    seen: dict[bytes, int] = {start: 0}
+    done = bytearray(1)
+    stacked = bytearray(b"\x01")
+    # newest first: wide by the cards over wanted cards, home by more cards home
+    # first, then the same
+    wide: list[int] = [entry(0, 0)]
+    home: list[int] = [entry(0, 0)]
+    # depth-first: the children of the positions it expanded, best last; among
+    # equals the first made (successors' own order) last. (Ties decide much: with
+    # the newest of equals on top instead, 92931714972471529876 after 618 moves took
+    # 40,737 positions, not 1,416; 34345116745338649162 after 152, 1,454, not 563.)
     stack: list[int] = [0]
+    turn = 0
     expanded = 0
-    while stack:
-        pos = unkey(keys[stack.pop()])
+    while wide or home:
+        turn += 1
+        deep = turn % 3 == 0
+        if deep:
+            if not stack:  # restart from the best of the second queue
+                while home and done[ident_of(home[0])]:
+                    heapq.heappop(home)
+                if not home:
+                    continue
+                j = ident_of(heapq.heappop(home))
+                stacked[j] = 1
+                stack.append(j)
+            i = stack.pop()  # expanded by a queue already: again, for the stack's line
+        else:
+            heap = wide if (turn % 3 == 1 and wide) or not home else home
+            i = ident_of(heapq.heappop(heap))
+            if done[i]:
+                continue
+        done[i] = 1
+        pos = unkey(keys[i])
         found, nexts = search.successors(pos)
         if found:
             return False, set(keys)
-        dig = search.dig_marks(pos, search.wanted_marks(pos[0]))
+        marks = search.wanted_marks(pos[0])
+        dig = search.dig_marks(pos, marks) if deep else marks
         kids: list[int] = []
         for nxt in nexts:
             k = key(nxt)
-            if k in seen or (known_dead and k in known_dead):
+            if known_dead and k in known_dead:
                 continue
-            seen.add(k)
-            kids.append(((cover_sum(nxt, dig) - 1024 * sum(nxt[0]) + PRIORITY_OFFSET) << 32)
-                        | len(keys))
-            keys.append(k)
+            j = seen.get(k, -1)
+            if j >= 0 and (not deep or stacked[j]):
+                continue
+            if j < 0:
+                over = cover_sum(nxt, marks)
+                j = len(keys)
+                keys.append(k)
+                seen[k] = j
+                done.append(0)
+                stacked.append(0)
+                heapq.heappush(wide, entry(over, j))
+                heapq.heappush(home, entry(over - 1024 * sum(nxt[0]), j))
+            if deep and not stacked[j]:
+                stacked[j] = 1
+                best = cover_sum(nxt, dig) - 1024 * sum(nxt[0])
+                kids.append(((best + PRIORITY_OFFSET) << 32) | j)
         if kids:
             kids.sort(reverse=True)
             stack.extend([e & ID_MASK for e in kids])
         expanded += 1
         if expanded % ROUND_CHUNK == 0:
             yield
-    return True, seen
+    return True, set(keys)
