@@ -68,11 +68,15 @@ cards home, then the cards over *dig marks* summed (``MovableSearch.dig_marks``:
 the wanted cards, and the cards the top of a pile holding a wanted card may be
 built on, so a line that uncovers such a card, in any pile, goes first); among
 equals the first made. The search takes its positions in turn: two from the
-queues (alternately), then one from the stack. The queues skip a position
-already expanded; the stack does not: a position on it that a queue expanded
-first is expanded again when the stack comes to it, so the queues never cut
-the stack's line short (each position is put on the stack at most once, so
-there is at most one such second expansion per position). An empty stack restarts from the best position of the second queue.
+queues (alternately), then one from the stack. A position is expanded once,
+whichever order reaches it first, and the stack's line goes on through the
+positions a queue expanded first: a child the stack pushes (or keeps for it) is
+the stack's, and a queue that expands one of those first keeps its children,
+in the stack's order, for the stack, which takes them when it comes to that
+position (past ``STASH_MAX`` such positions kept in a round, the stack expands
+the position again instead). A child a queue expanded before the stack met it
+is left to the queues. An empty stack restarts from the best position of the
+second queue.
 
 Why three: each order alone leaves some of the hard positions of issue 16
 undecided for minutes or seconds. The whole-card search's order (more cards
@@ -104,8 +108,8 @@ ever found has been expanded (each was put in both queues when found, and left
 them only to be expanded or because it was), so the set found is closed under
 the successors: it is the whole reachable region of the round's blind game, and
 none of it has the foundation move. So the positions found are the same set
-whatever the order when the start is dead: a dead verdict costs the region
-(and the stack's second expansions: at most one per position put on it).
+whatever the order when the start is dead: a dead verdict costs the region,
+once (past ``STASH_MAX``, and a second expansion per position put on the stack).
 
 It is a generator that yields after ``slice_s`` seconds of search, like every
 dead search.
@@ -192,6 +196,8 @@ PRIORITY_OFFSET: Final = 1 << 20  # priorities lie above -104 * 1024 (every card
 ID_MASK: Final = (1 << 32) - 1
 # positions a round expands before the next round's turn (and a time check): ~0.5 ms compiled
 ROUND_CHUNK: Final = 32
+# positions whose stack children a round keeps for the stack (a list of a few ids each)
+STASH_MAX: Final = 50_000
 
 
 def entry(priority: int, ident: int) -> int:
@@ -225,12 +231,17 @@ def round_search(search: MovableSearch, rules: Rules, state: State,
     # the newest of equals on top instead, 92931714972471529876 after 618 moves took
     # 40,737 positions, not 1,416; 34345116745338649162 after 152, 1,454, not 563.)
     stack: list[int] = [0]
+    # the stack's children of a position on the stack that a queue expanded
+    # first (at most STASH_MAX positions: past it, the stack expands it again)
+    stash: dict[int, list[int]] = {}
     turn = 0
     expanded = 0
     while wide or home:
         turn += 1
         deep = turn % 3 == 0
         if deep:
+            while stack and done[stack[-1]] and stack[-1] in stash:
+                stack.extend(stash.pop(stack.pop()))
             if not stack:  # restart from the best of the second queue
                 while home and done[ident_of(home[0])]:
                     heapq.heappop(home)
@@ -239,7 +250,7 @@ def round_search(search: MovableSearch, rules: Rules, state: State,
                 j = ident_of(heapq.heappop(home))
                 stacked[j] = 1
                 stack.append(j)
-            i = stack.pop()  # expanded by a queue already: again, for the stack's line
+            i = stack.pop()  # if a queue expanded it already: again, for the stack's line
         else:
             heap = wide if (turn % 3 == 1 and wide) or not home else home
             i = ident_of(heapq.heappop(heap))
@@ -251,14 +262,16 @@ def round_search(search: MovableSearch, rules: Rules, state: State,
         if found:
             return False, set(keys)
         marks = search.wanted_marks(pos[0])
-        dig = search.dig_marks(pos, marks) if deep else marks
+        # the stack's children: on its turn, or a queue's on a position on the stack
+        own = deep or (stacked[i] and len(stash) < STASH_MAX)
+        dig = search.dig_marks(pos, marks) if own else marks
         kids: list[int] = []
         for nxt in nexts:
             k = key(nxt)
             if known_dead and k in known_dead:
                 continue
             j = seen.get(k, -1)
-            if j >= 0 and (not deep or stacked[j]):
+            if j >= 0 and (not own or stacked[j] or done[j]):
                 continue
             if j < 0:
                 over = cover_sum(nxt, marks)
@@ -269,13 +282,15 @@ def round_search(search: MovableSearch, rules: Rules, state: State,
                 stacked.append(0)
                 heapq.heappush(wide, entry(over, j))
                 heapq.heappush(home, entry(over - 1024 * sum(nxt[0]), j))
-            if deep and not stacked[j]:
+            if own and not stacked[j]:
                 stacked[j] = 1
                 best = cover_sum(nxt, dig) - 1024 * sum(nxt[0])
                 kids.append(((best + PRIORITY_OFFSET) << 32) | j)
-        if kids:
-            kids.sort(reverse=True)
+        kids.sort(reverse=True)
+        if deep:
             stack.extend([e & ID_MASK for e in kids])
+        elif own:
+            stash[i] = [e & ID_MASK for e in kids]
         expanded += 1
         if expanded % ROUND_CHUNK == 0:
             yield
