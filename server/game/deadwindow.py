@@ -89,8 +89,8 @@ finds in tens of positions); the stack alone did not find the witness of deal
 62192940386190360744 after 492 moves in 200,000 positions, which the queues
 find in a few thousand (docs/benchmarks.md, fifth round). In the sixth round
 the stack alone, with dig marks, still left 44298941923918915963 after 1,200
-moves undecided after 30 s (the queues find it in 14 positions) and
-57959771711665884239 after 155 took 225,184 positions (128 together).
+moves undecided after 30 s (the three orders find it in 660 positions) and
+57959771711665884239 after 155 took 225,184 positions (the three orders: 141).
 
 The stack's two changes of the sixth round: it used to drop a position a
 queue had expanded first, with the part of its line below it (the queues,
@@ -99,7 +99,7 @@ and again); and with only wanted cards counted, a line digging a pile that
 holds no wanted card but the card a wanted pile's top needs was no better than
 any other. Deal 90974346630347276887 after 429 moves (22 cards of one pile
 moved one by one onto another, then a Ten uncovered frees a Jack over a
-wanted Queen): 946,717 positions, 9-11 s of CPU before, 103 now.
+wanted Queen): 946,717 positions, 9-11 s of CPU before, 77 now.
 
 **Exact whatever the order.** Alive is a reached position with a known card
 going home at the start's count or more, a real line of moves whichever order
