@@ -188,6 +188,20 @@ class MovableSearch:
             known = self._marks[heights] = bytes(table)
         return known
 
+    def dig_marks(self, pos: Position, marks: bytes) -> bytes:
+        """``marks`` and, for every pile that holds a marked (wanted) card, the
+        bytes its top may be built on: the cards whose coming to the top would
+        let that pile be dug (the depth-first order of :mod:`.deadwindow`)."""
+        _, waste, piles = pos
+        table = bytearray(marks)
+        onto = self.onto
+        for p in [waste, *piles]:
+            at = p.translate(marks).rfind(1)
+            if 0 <= at < len(p) - 1:
+                for y in onto[p[-1]]:
+                    table[y] = 1
+        return bytes(table)
+
     def _with(self, heights: bytes, j: int, h: int) -> bytes:
         new = bytearray(heights)
         new[j] = h

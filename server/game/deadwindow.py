@@ -63,14 +63,20 @@ in 6 positions.)
 queued twice, both newest first: by the fewest cards over wanted cards (the
 shallowest of each pile that holds one, summed over the piles), and by more
 cards home first, then that sum. A third order is depth-first: a stack of the
-children of the positions it expanded itself, the best child (more home, then
-that sum) on top. The search takes its positions in turn: two from the queues
-(alternately), then one from the stack. A position is expanded at most once,
-whichever order reaches it: every position found goes into both queues, and
-any order skips a position already expanded (the stack drops it, and with it
-the part of its subtree only the stack would have reached: the queues hold
-every child of every expanded position, so nothing is lost to the search). An
-empty stack restarts from the best position of the second queue.
+children of the positions it expanded itself, the best child on top: more
+cards home, then the cards over *dig marks* summed (``MovableSearch.dig_marks``:
+the wanted cards, and the cards the top of a pile holding a wanted card may be
+built on, so a line that uncovers such a card, in any pile, goes first); among
+equals the first made. The search takes its positions in turn: two from the
+queues (alternately), then one from the stack. A position is expanded once,
+whichever order reaches it first, and the stack's line goes on through the
+positions a queue expanded first: a child the stack pushes (or keeps for it) is
+the stack's, and a queue that expands one of those first keeps its children,
+in the stack's order, for the stack, which takes them when it comes to that
+position (past ``STASH_MAX`` such positions kept in a round, the stack expands
+the position again instead). A child a queue expanded before the stack met it
+is left to the queues. An empty stack restarts from the best position of the
+second queue.
 
 Why three: each order alone leaves some of the hard positions of issue 16
 undecided for minutes or seconds. The whole-card search's order (more cards
@@ -81,7 +87,19 @@ queues found most witnesses in a few hundred positions but wandered through
 76915210407588454569: witnesses of a take-down or two, which the stack's line
 finds in tens of positions); the stack alone did not find the witness of deal
 62192940386190360744 after 492 moves in 200,000 positions, which the queues
-find in a few thousand (docs/benchmarks.md, fifth round).
+find in a few thousand (docs/benchmarks.md, fifth round). In the sixth round
+the stack alone, with dig marks, still left 44298941923918915963 after 1,200
+moves undecided after 30 s (the three orders find it in 660 positions) and
+57959771711665884239 after 155 took 225,184 positions (the three orders: 141).
+
+The stack's two changes of the sixth round: it used to drop a position a
+queue had expanded first, with the part of its line below it (the queues,
+newest first, take the stack's children before it, so its line was cut again
+and again); and with only wanted cards counted, a line digging a pile that
+holds no wanted card but the card a wanted pile's top needs was no better than
+any other. Deal 90974346630347276887 after 429 moves (22 cards of one pile
+moved one by one onto another, then a Ten uncovered frees a Jack over a
+wanted Queen): 946,717 positions, 9-11 s of CPU before, 77 now.
 
 **Exact whatever the order.** Alive is a reached position with a known card
 going home at the start's count or more, a real line of moves whichever order
@@ -89,9 +107,9 @@ found it. Dead is returned only when both queues are empty: then every position
 ever found has been expanded (each was put in both queues when found, and left
 them only to be expanded or because it was), so the set found is closed under
 the successors: it is the whole reachable region of the round's blind game, and
-none of it has the foundation move. So the positions expanded are the same set
-whatever the order when the start is dead: a dead verdict costs the region, once
-(and a second heap entry per position, a stack entry per child the stack met).
+none of it has the foundation move. So the positions found are the same set
+whatever the order when the start is dead: a dead verdict costs the region,
+once (past ``STASH_MAX``, and a second expansion per position put on the stack).
 
 It is a generator that yields after ``slice_s`` seconds of search, like every
 dead search.
@@ -178,6 +196,8 @@ PRIORITY_OFFSET: Final = 1 << 20  # priorities lie above -104 * 1024 (every card
 ID_MASK: Final = (1 << 32) - 1
 # positions a round expands before the next round's turn (and a time check): ~0.5 ms compiled
 ROUND_CHUNK: Final = 32
+# positions whose stack children a round keeps for the stack (a list of a few ids each)
+STASH_MAX: Final = 50_000
 
 
 def entry(priority: int, ident: int) -> int:
@@ -211,21 +231,26 @@ def round_search(search: MovableSearch, rules: Rules, state: State,
     # the newest of equals on top instead, 92931714972471529876 after 618 moves took
     # 40,737 positions, not 1,416; 34345116745338649162 after 152, 1,454, not 563.)
     stack: list[int] = [0]
+    # the stack's children of a position on the stack that a queue expanded
+    # first (at most STASH_MAX positions: past it, the stack expands it again)
+    stash: dict[int, list[int]] = {}
     turn = 0
     expanded = 0
     while wide or home:
         turn += 1
         deep = turn % 3 == 0
         if deep:
-            while stack and done[stack[-1]]:
-                stack.pop()
+            while stack and done[stack[-1]] and stack[-1] in stash:
+                stack.extend(stash.pop(stack.pop()))
             if not stack:  # restart from the best of the second queue
                 while home and done[ident_of(home[0])]:
                     heapq.heappop(home)
                 if not home:
                     continue
-                stack.append(ident_of(heapq.heappop(home)))
-            i = stack.pop()
+                j = ident_of(heapq.heappop(home))
+                stacked[j] = 1
+                stack.append(j)
+            i = stack.pop()  # if a queue expanded it already: again, for the stack's line
         else:
             heap = wide if (turn % 3 == 1 and wide) or not home else home
             i = ident_of(heapq.heappop(heap))
@@ -237,30 +262,35 @@ def round_search(search: MovableSearch, rules: Rules, state: State,
         if found:
             return False, set(keys)
         marks = search.wanted_marks(pos[0])
+        # the stack's children: on its turn, or a queue's on a position on the stack
+        own = deep or (stacked[i] and len(stash) < STASH_MAX)
+        dig = search.dig_marks(pos, marks) if own else marks
         kids: list[int] = []
         for nxt in nexts:
             k = key(nxt)
             if known_dead and k in known_dead:
                 continue
             j = seen.get(k, -1)
-            if j >= 0 and (not deep or stacked[j] or done[j]):
+            if j >= 0 and (not own or stacked[j] or done[j]):
                 continue
-            over = cover_sum(nxt, marks)
-            rank = over - 1024 * sum(nxt[0])
             if j < 0:
+                over = cover_sum(nxt, marks)
                 j = len(keys)
                 keys.append(k)
                 seen[k] = j
                 done.append(0)
                 stacked.append(0)
                 heapq.heappush(wide, entry(over, j))
-                heapq.heappush(home, entry(rank, j))
-            if deep and not stacked[j]:
+                heapq.heappush(home, entry(over - 1024 * sum(nxt[0]), j))
+            if own and not stacked[j]:
                 stacked[j] = 1
-                kids.append(((rank + PRIORITY_OFFSET) << 32) | j)
-        if kids:
-            kids.sort(reverse=True)
+                best = cover_sum(nxt, dig) - 1024 * sum(nxt[0])
+                kids.append(((best + PRIORITY_OFFSET) << 32) | j)
+        kids.sort(reverse=True)
+        if deep:
             stack.extend([e & ID_MASK for e in kids])
+        elif own:
+            stash[i] = [e & ID_MASK for e in kids]
         expanded += 1
         if expanded % ROUND_CHUNK == 0:
             yield
