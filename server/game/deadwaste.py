@@ -85,6 +85,10 @@ SEP = b"\xff"
 DIG_STATES_MAX: Final = 400_000
 # (dig cards placed, the foundations' heights)
 Frame = tuple[int, bytes]
+# the fewest piles of a set still empty: above any pile count
+NO_PILES: Final = 1_000
+# a work item: slot << 32 | local state id
+ID_MASK: Final = (1 << 32) - 1
 
 
 def dig_depth(rules: Rules, shape: MovableMoves, state: State) -> int:
@@ -163,140 +167,221 @@ class Dig:
 
 
 class Closure:
-    """The sets S_i(g) of the module docstring and the work still to do."""
+    """The sets S_i(g) of the module docstring and the work still to do.
+
+    Local states are interned (an id per distinct state, whatever its frames)
+    and expanded once: their tableau moves, a home card leaving their top and a
+    card placed on them are worked out the first time they are asked for and
+    then shared by every frame holding the state, so a frame only combines ids.
+    Frames are interned too; a component's set in a frame is a *slot*
+    (frame id * components + component), and the work list holds
+    slot << 32 | local state id."""
 
     def __init__(self, dig: Dig) -> None:
         self.dig = dig
-        self.sets: dict[tuple[Frame, int], set[bytes]] = {}
-        self.least: dict[tuple[Frame, int], int] = {}
-        # frame -> (component whose event left it, the frame after)
-        self.inherits: dict[Frame, list[tuple[int, Frame]]] = {}
-        # local states whose expansion met the pile bound: expanded again when it rises
-        self.blocked: dict[tuple[Frame, int], set[bytes]] = {}
-        self.work: list[tuple[Frame, int, bytes]] = []
+        self.ncomp = dig.ncomp
+        # local states: key -> id, and per id its key, its pile count, its tableau moves
+        self.ids: dict[bytes, int] = {}
+        self.keys: list[bytes] = []
+        self.npiles: list[int] = []
+        self.succ: list[list[int] | None] = []
+        self.placings: dict[int, list[int]] = {}  # id << 8 | card: the ids once card is placed
+        self.homings: dict[int, int] = {}  # id << 8 | card: the id once card went home, or -1
+        # frames: per frame id its frame, the frames its events lead to, per slot its set
+        self.frame_ids: dict[Frame, int] = {}
+        self.frames: list[Frame] = []
+        # per slot: (card, frame after) of the events of that component, None until asked
+        self.homes: list[list[tuple[int, int]] | None] = []
+        self.comers: list[list[tuple[int, int]] | None] = []
+        # per frame: frame after * components + component, for each event that left it
+        self.inherits: list[list[int]] = []
+        self.sets: list[set[int]] = []
+        self.least: list[int] = []  # per slot: the fewest piles in its set
+        self.least_sum: list[int] = []  # per frame: the sum of its slots' least
+        # per slot: local states whose expansion met the pile bound: expanded again when it rises
+        self.blocked: dict[int, list[int]] = {}
+        self.work: list[int] = []
         self.reached_end = False
         self.size = 0  # local states in all frames
-        self.memo: dict[bytes, list[tuple[bytes, int]]] = {}  # local state -> its tableau moves
-        self.frames: dict[Frame, tuple[list[tuple[int, Frame]], list[tuple[int, int, Frame]]]] = {}
 
-    def bound(self, g: Frame, i: int) -> int:
-        least = self.least
-        return self.dig.piles_max - sum(least[(g, j)] for j in range(self.dig.ncomp) if j != i)
-
-    def add(self, g: Frame, i: int, k: bytes) -> None:
-        at = (g, i)
-        got = self.sets.get(at)
+    def intern(self, key: bytes) -> int:
+        got = self.ids.get(key)
         if got is None:
-            got = self.sets[at] = set()
+            got = len(self.keys)
+            self.ids[key] = got
+            self.keys.append(key)
+            self.npiles.append(key.count(SEP) + 1 if key else 0)
+            self.succ.append(None)
+        return got
+
+    def frame_id(self, g: Frame) -> int:
+        """The id of frame g, -1 for a frame with every dig card placed."""
+        if g[0] == len(self.dig.dig):
+            return -1
+        got = self.frame_ids.get(g)
+        if got is None:
+            got = len(self.frames)
+            self.frame_ids[g] = got
+            self.frames.append(g)
+            self.inherits.append([])
+            self.least_sum.append(NO_PILES * self.ncomp)
+            for _ in range(self.ncomp):
+                self.sets.append(set())
+                self.least.append(NO_PILES)
+                self.homes.append(None)
+                self.comers.append(None)
+        return got
+
+    def add(self, f: int, i: int, k: int) -> None:
+        ncomp = self.ncomp
+        slot = f * ncomp + i
+        got = self.sets[slot]
         if k in got:
             return
         got.add(k)
-        self.work.append((g, i, k))
+        self.work.append(slot << 32 | k)
         self.size += 1
-        n = k.count(SEP) + 1 if k else 0
-        if n < self.least.get(at, 1_000):
-            self.least[at] = n
-            for j in range(self.dig.ncomp):  # the others' bounds rose
+        n = self.npiles[k]
+        least = self.least
+        if n < least[slot]:
+            self.least_sum[f] -= least[slot] - n
+            least[slot] = n
+            for j in range(ncomp):  # the others' bounds rose
                 if j != i:
-                    again = self.blocked.pop((g, j), None)
+                    again = self.blocked.pop(f * ncomp + j, None)
                     if again:
-                        self.work.extend((g, j, b) for b in again)
-        for j, g2 in self.inherits.get(g, ()):
-            if j != i:
-                self.add(g2, i, k)
+                        self.work.extend((f * ncomp + j) << 32 | b for b in again)
+        for e in self.inherits[f]:
+            if e % ncomp != i:
+                self.add(e // ncomp, i, k)
 
-    def event(self, g: Frame, i: int, g2: Frame, k: bytes) -> None:
-        """Component i's event from frame g: its local state k in frame g2."""
-        if g2[0] == len(self.dig.dig):
+    def event(self, f: int, i: int, f2: int, k: int) -> None:
+        """Component i's event from frame f: its local state k in frame f2."""
+        if f2 < 0:
             self.reached_end = True
             return
-        edges = self.inherits.setdefault(g, [])
-        if (i, g2) not in edges:
-            edges.append((i, g2))
-            for j in range(self.dig.ncomp):
+        ncomp = self.ncomp
+        edges = self.inherits[f]
+        edge = f2 * ncomp + i
+        if edge not in edges:
+            edges.append(edge)
+            for j in range(ncomp):
                 if j != i:
-                    for b in list(self.sets[(g, j)]):
-                        self.add(g2, j, b)
-        self.add(g2, i, k)
+                    for b in list(self.sets[f * ncomp + j]):
+                        self.add(f2, j, b)
+        self.add(f2, i, k)
 
-    def frame(self, g: Frame) -> tuple[list[tuple[int, Frame]], list[tuple[int, int, Frame]]]:
-        """(homes, comers) of frame g: each start foundation card a foundation
-        takes back and the frame once it is home; each card that may come to
-        the tableau (the next dig card, a foundation's top), its component and
-        the frame once it has come."""
-        known = self.frames.get(g)
-        if known is not None:
-            return known
+    def tables(self, f: int) -> None:
+        """The events of frame f per component: each start foundation card a
+        foundation takes back, each card that may come to the tableau (the
+        next dig card, a foundation's top), with the frame after it."""
         dig = self.dig
-        placed, heights = g
-        homes: list[tuple[int, Frame]] = []
-        comers: list[tuple[int, int, Frame]] = [(dig.dig[placed], dig.comp[dig.dig[placed]],
-                                                 (placed + 1, heights))]
-        for f, seq in enumerate(dig.seqs):
-            h = heights[f]
-            if h < dig.heights0[f]:
-                homes.append((seq[h], (placed, _height(heights, f, h + 1))))
+        ncomp = self.ncomp
+        placed, heights = self.frames[f]
+        homes: list[list[tuple[int, int]]] = [[] for _ in range(ncomp)]
+        comers: list[list[tuple[int, int]]] = [[] for _ in range(ncomp)]
+        c = dig.dig[placed]
+        comers[dig.comp[c]].append((c, self.frame_id((placed + 1, heights))))
+        for j, seq in enumerate(dig.seqs):
+            h = heights[j]
+            if h < dig.heights0[j]:
+                c = seq[h]
+                homes[dig.comp[c]].append((c, self.frame_id((placed, _height(heights, j, h + 1)))))
             if h:
-                comers.append((seq[h - 1], dig.comp[seq[h - 1]], (placed, _height(heights, f, h - 1))))
-        known = self.frames[g] = (homes, comers)
-        return known
+                c = seq[h - 1]
+                comers[dig.comp[c]].append((c, self.frame_id((placed, _height(heights, j, h - 1)))))
+        for i in range(ncomp):
+            self.homes[f * ncomp + i] = homes[i]
+            self.comers[f * ncomp + i] = comers[i]
 
-    def moves(self, k: bytes) -> list[tuple[bytes, int]]:
-        """The local states one tableau move away from ``k`` and their pile
-        counts (a card onto a top it may be built on, or into a space): the
-        same in every frame, so worked out once per local state."""
-        known = self.memo.get(k)
+    def moves(self, k: int) -> list[int]:
+        """The local states one tableau move away from ``k`` (a card onto a top
+        it may be built on, or into a space): the same in every frame."""
+        known = self.succ[k]
         if known is not None:
             return known
-        dig = self.dig
-        fits = dig.fits
-        piles = k.split(SEP) if k else []
-        n = len(piles)
-        out: list[tuple[bytes, int]] = []
+        fits = self.dig.fits
+        key = self.keys[k]
+        piles = key.split(SEP) if key else []
+        out: list[int] = []
         for a, p in enumerate(piles):
             x = p[-1]
             rest = p[:-1]
             for b, q in enumerate(piles):
                 if b != a and q[-1] in fits[x]:
-                    out.append((_join(piles, a, rest, b, q + p[-1:]), n if rest else n - 1))
-            if rest and dig.spaces:
-                out.append((_join(piles, a, rest, -1, p[-1:]), n + 1))
-        self.memo[k] = out
+                    out.append(self.intern(_join(piles, a, rest, b, q + p[-1:])))
+            if rest and self.dig.spaces:
+                out.append(self.intern(_join(piles, a, rest, -1, p[-1:])))
+        self.succ[k] = out
         return out
 
-    def expand(self, g: Frame, i: int, k: bytes) -> None:
-        dig = self.dig
-        fits = dig.fits
-        bound = self.bound(g, i)
+    def placing(self, k: int, c: int) -> list[int]:
+        """The local states once card ``c`` comes to ``k``: onto a top it may
+        be built on, or into a space."""
+        memo = k << 8 | c
+        known = self.placings.get(memo)
+        if known is not None:
+            return known
+        key = self.keys[k]
+        piles = key.split(SEP) if key else []
+        fit = self.dig.fits[c]
+        card = bytes((c,))
+        out = [self.intern(_join(piles, b, q + card, -1, b"")) for b, q in enumerate(piles) if q[-1] in fit]
+        if self.dig.spaces:
+            out.append(self.intern(_join(piles, -1, b"", -1, card)))
+        self.placings[memo] = out
+        return out
+
+    def homing(self, k: int, c: int) -> int:
+        """The local state once card ``c`` leaves the top of ``k`` for its
+        foundation, or -1 where no top of ``k`` is ``c``."""
+        memo = k << 8 | c
+        known = self.homings.get(memo)
+        if known is not None:
+            return known
+        key = self.keys[k]
+        piles = key.split(SEP) if key else []
+        got = -1
+        for a, p in enumerate(piles):
+            if p[-1] == c:
+                got = self.intern(_join(piles, a, p[:-1], -1, b""))
+        self.homings[memo] = got
+        return got
+
+    def expand(self, slot: int, k: int) -> None:
+        ncomp = self.ncomp
+        f = slot // ncomp
+        i = slot - f * ncomp
+        npiles = self.npiles
+        bound = self.dig.piles_max - (self.least_sum[f] - self.least[slot])
         blocked = False
-        for k2, n2 in self.moves(k):
-            if n2 <= bound:
-                self.add(g, i, k2)
+        for k2 in self.moves(k):
+            if npiles[k2] <= bound:
+                self.add(f, i, k2)
             else:
                 blocked = True
-        piles = k.split(SEP) if k else []
-        n = len(piles)
-        homes, comers = self.frame(g)
+        homes = self.homes[slot]
+        comers = self.comers[slot]
+        if homes is None or comers is None:
+            self.tables(f)
+            homes = self.homes[slot]
+            comers = self.comers[slot]
+            assert homes is not None and comers is not None
         # a start foundation card home again
-        for c, up in homes:
-            for a, p in enumerate(piles):
-                if p[-1] == c:
-                    self.event(g, i, up, _join(piles, a, p[:-1], -1, b""))
+        for c, f2 in homes:
+            k2 = self.homing(k, c)
+            if k2 >= 0:
+                self.event(f, i, f2, k2)
         # the next dig card, a foundation's top: onto a top, or into a space
-        for c, j, g2 in comers:
-            if j != i:
-                continue
-            card = bytes((c,))
-            for b, q in enumerate(piles):
-                if q[-1] in fits[c]:
-                    self.event(g, i, g2, _join(piles, b, q + card, -1, b""))
-            if dig.spaces:
-                if n + 1 <= bound:
-                    self.event(g, i, g2, _join(piles, -1, b"", -1, card))
+        n = npiles[k]
+        for c, f2 in comers:
+            for k2 in self.placing(k, c):
+                if npiles[k2] <= n or npiles[k2] <= bound:
+                    self.event(f, i, f2, k2)
                 else:
                     blocked = True
         if blocked:
-            self.blocked.setdefault((g, i), set()).add(k)
+            self.blocked.setdefault(slot, []).append(k)
 
 
 def _height(heights: bytes, f: int, h: int) -> bytes:
@@ -332,16 +417,15 @@ def dig_dead(rules: Rules, shape: MovableMoves, state: State, slice_s: float = 1
     if not dig.applies():
         return False
     closure = Closure(dig)
-    start: Frame = (0, dig.heights0)
+    start = closure.frame_id((0, dig.heights0))
     for i, k in enumerate(dig.start_locals()):
-        closure.sets[(start, i)] = set()
-        closure.add(start, i, k)
+        closure.add(start, i, closure.intern(k))
     started = perf_counter()
     work = closure.work
     while work:
-        g, i, k = work.pop()
-        closure.expand(g, i, k)
-        if closure.reached_end or closure.size > states_max:
+        w = work.pop()
+        closure.expand(w >> 32, w & ID_MASK)
+        if closure.reached_end or closure.size > states_max or len(closure.keys) > states_max:
             return False
         if perf_counter() - started >= slice_s:
             yield
