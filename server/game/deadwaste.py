@@ -198,7 +198,9 @@ class Closure:
         self.sets: list[set[int]] = []
         self.least: list[int] = []  # per slot: the fewest piles in its set
         self.least_sum: list[int] = []  # per frame: the sum of its slots' least
-        # per slot: local states whose expansion met the pile bound: expanded again when it rises
+        # per slot: proposed local states over its pile bound, admitted when it rises
+        self.waiting: dict[int, list[int]] = {}
+        # per slot: local states whose last dig card met the pile bound: expanded again when it rises
         self.blocked: dict[int, list[int]] = {}
         self.work: list[int] = []
         self.reached_end = False
@@ -232,14 +234,20 @@ class Closure:
                 self.comers.append(None)
         return got
 
+    def bound(self, slot: int) -> int:
+        """The most piles component ``slot % ncomp`` may use in frame ``slot // ncomp``."""
+        return self.dig.piles_max - (self.least_sum[slot // self.ncomp] - self.least[slot])
+
     def add(self, f: int, i: int, k: int) -> None:
+        """Propose local state k for component i in frame f: it joins the
+        proposed set, and is admitted (expanded, inherited) once its pile count
+        is within the bound, now or when the bound rises."""
         ncomp = self.ncomp
         slot = f * ncomp + i
         got = self.sets[slot]
         if k in got:
             return
         got.add(k)
-        self.work.append(slot << 32 | k)
         self.size += 1
         n = self.npiles[k]
         least = self.least
@@ -248,18 +256,40 @@ class Closure:
             least[slot] = n
             for j in range(ncomp):  # the others' bounds rose
                 if j != i:
-                    again = self.blocked.pop(f * ncomp + j, None)
-                    if again:
-                        self.work.extend((f * ncomp + j) << 32 | b for b in again)
+                    self.rise(f * ncomp + j)
+        if n <= self.bound(slot):
+            self.admit(f, i, k)
+        else:
+            self.waiting.setdefault(slot, []).append(k)
+
+    def rise(self, slot: int) -> None:
+        """The bound of ``slot`` rose: admit what now fits, expand again what met it."""
+        again = self.blocked.pop(slot, None)
+        if again:
+            self.work.extend(slot << 32 | b for b in again)
+        waiting = self.waiting.pop(slot, None)
+        if waiting:
+            bound = self.bound(slot)
+            f = slot // self.ncomp
+            i = slot - f * self.ncomp
+            still: list[int] = []
+            for k in waiting:
+                if self.npiles[k] <= bound:
+                    self.admit(f, i, k)
+                else:
+                    still.append(k)
+            if still:
+                self.waiting.setdefault(slot, []).extend(still)
+
+    def admit(self, f: int, i: int, k: int) -> None:
+        ncomp = self.ncomp
+        self.work.append((f * ncomp + i) << 32 | k)
         for e in self.inherits[f]:
             if e % ncomp != i:
                 self.add(e // ncomp, i, k)
 
     def event(self, f: int, i: int, f2: int, k: int) -> None:
         """Component i's event from frame f: its local state k in frame f2."""
-        if f2 < 0:
-            self.reached_end = True
-            return
         ncomp = self.ncomp
         edges = self.inherits[f]
         edge = f2 * ncomp + i
@@ -267,8 +297,11 @@ class Closure:
             edges.append(edge)
             for j in range(ncomp):
                 if j != i:
-                    for b in list(self.sets[f * ncomp + j]):
-                        self.add(f2, j, b)
+                    slot = f * ncomp + j
+                    bound = self.bound(slot)
+                    for b in list(self.sets[slot]):
+                        if self.npiles[b] <= bound:  # admitted (the others wait, and follow when admitted)
+                            self.add(f2, j, b)
         self.add(f2, i, k)
 
     def tables(self, f: int) -> None:
@@ -353,13 +386,8 @@ class Closure:
         f = slot // ncomp
         i = slot - f * ncomp
         npiles = self.npiles
-        bound = self.dig.piles_max - (self.least_sum[f] - self.least[slot])
-        blocked = False
         for k2 in self.moves(k):
-            if npiles[k2] <= bound:
-                self.add(f, i, k2)
-            else:
-                blocked = True
+            self.add(f, i, k2)
         homes = self.homes[slot]
         comers = self.comers[slot]
         if homes is None or comers is None:
@@ -373,15 +401,14 @@ class Closure:
             if k2 >= 0:
                 self.event(f, i, f2, k2)
         # the next dig card, a foundation's top: onto a top, or into a space
-        n = npiles[k]
         for c, f2 in comers:
             for k2 in self.placing(k, c):
-                if npiles[k2] <= n or npiles[k2] <= bound:
+                if f2 >= 0:
                     self.event(f, i, f2, k2)
+                elif npiles[k2] <= self.bound(slot):  # the last dig card placed: the end
+                    self.reached_end = True
                 else:
-                    blocked = True
-        if blocked:
-            self.blocked.setdefault(slot, []).append(k)
+                    self.blocked.setdefault(slot, []).append(k)
 
 
 def _height(heights: bytes, f: int, h: int) -> bytes:
