@@ -221,9 +221,9 @@ class Closure:
         self.least: list[int] = []  # per slot: the fewest piles in its set
         self.least_sum: list[int] = []  # per frame: the sum of its slots' least
         # per slot: proposed local states over its pile bound, admitted when it rises
-        self.waiting: dict[int, list[int]] = {}
+        self.waiting: list[list[int]] = []
         # per slot: local states whose last dig card met the pile bound: expanded again when it rises
-        self.blocked: dict[int, list[int]] = {}
+        self.blocked: list[list[int]] = []
         self.work: list[int] = []
         self.reached_end = False
         self.size = 0  # local states proposed in all frames
@@ -267,6 +267,8 @@ class Closure:
                 self.least.append(NO_PILES)
                 self.homes.append(None)
                 self.comers.append(None)
+                self.waiting.append([])
+                self.blocked.append([])
         return got
 
     def bound(self, slot: int) -> int:
@@ -295,15 +297,17 @@ class Closure:
         if n <= self.bound(slot):
             self.admit(f, i, k)
         else:
-            self.waiting.setdefault(slot, []).append(k)
+            self.waiting[slot].append(k)
 
     def rise(self, slot: int) -> None:
         """The bound of ``slot`` rose: admit what now fits, expand again what met it."""
-        again = self.blocked.pop(slot, None)
+        again = self.blocked[slot]
         if again:
+            self.blocked[slot] = []
             self.work.extend(slot << 32 | b for b in again)
-        waiting = self.waiting.pop(slot, None)
+        waiting = self.waiting[slot]
         if waiting:
+            self.waiting[slot] = []
             bound = self.bound(slot)
             f = slot // self.ncomp
             i = slot - f * self.ncomp
@@ -314,7 +318,7 @@ class Closure:
                 else:
                     still.append(k)
             if still:
-                self.waiting.setdefault(slot, []).extend(still)
+                self.waiting[slot].extend(still)
 
     def admit(self, f: int, i: int, k: int) -> None:
         ncomp = self.ncomp
@@ -444,7 +448,7 @@ class Closure:
                 elif npiles[k2] <= self.bound(slot):  # the last dig card placed: the end
                     self.reached_end = True
                 else:
-                    self.blocked.setdefault(slot, []).append(k)
+                    self.blocked[slot].append(k)
 
 
 def _height(heights: bytes, f: int, h: int) -> bytes:
