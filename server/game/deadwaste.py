@@ -228,6 +228,7 @@ class Closure:
         self.reached_end = False
         self.size = 0  # local states proposed in all frames
         self.admitted = 0  # ... and admitted: the states expanded
+        self.late = 0  # ... of them admitted after waiting for their bound to rise
 
     def start(self) -> None:
         """The start's local states, proposed in the start frame."""
@@ -314,6 +315,7 @@ class Closure:
             still: list[int] = []
             for k in waiting:
                 if self.npiles[k] <= bound:
+                    self.late += 1
                     self.admit(f, i, k)
                 else:
                     still.append(k)

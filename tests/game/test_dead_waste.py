@@ -42,6 +42,18 @@ def certificate(s: State, states_max: int = deadwaste.DIG_STATES_MAX) -> tuple[b
             return applies, bool(done.value)
 
 
+def closure_of(s: State) -> deadwaste.Closure:
+    """The certificate's closure of ``s`` worked to its end (or to the end reached)."""
+    rules = RULES[s.variant]
+    shape = rules.movable_moves(s.base)
+    assert shape is not None
+    closure = deadwaste.Closure(deadwaste.Dig(rules, shape, s))
+    closure.start()
+    while closure.work and not closure.reached_end:
+        closure.step()
+    return closure
+
+
 # twelve red cards on twelve piles: no card of the tableau may go on another
 REDS = dict(zip([f"t{i}" for i in range(1, 13)],
                 ["3H", "4H", "5H", "6H", "7H", "8H", "3D", "4D", "5D", "6D", "7D", "8D"], strict=True))
@@ -127,7 +139,7 @@ def test_the_certificate_never_calls_an_alive_position_dead() -> None:
     search; the test meets both answers, and dead positions the certificate
     cannot prove."""
     rules = RULES[SP]
-    proved = compared = alive = 0
+    proved = compared = alive = late = 0
     for s in dig_positions(16, 100):
         whole = whole_card_verdict(rules, s, 10_000)
         if whole is None:
@@ -140,7 +152,9 @@ def test_the_certificate_never_calls_an_alive_position_dead() -> None:
             proved += 1
             assert whole is True
             assert dead.region(rules, s)[0] is True
+            late += closure_of(s).late
     assert compared >= 30 and proved >= 5 and alive >= 15
+    assert late > 0  # proofs that admitted states after they had waited for their bound
 
 
 @pytest.mark.parametrize("entry", DIGS, ids=lambda e: f"{e['variant']}-{e['deal']}")
@@ -166,14 +180,7 @@ def test_a_state_over_its_frames_pile_bound_is_not_expanded() -> None:
     moves is proved dead expanding only the local states within their frame's
     pile bound. Without it every proposed state was expanded (60,598 in all
     frames); with it 21,122, over 9,907 distinct local states."""
-    s = replay(DIGS[0])[DIGS[0]["dead_from"]]
-    rules = RULES[SP]
-    shape = rules.movable_moves(s.base)
-    assert shape is not None
-    closure = deadwaste.Closure(deadwaste.Dig(rules, shape, s))
-    closure.start()
-    while closure.work and not closure.reached_end:
-        closure.step()
+    closure = closure_of(replay(DIGS[0])[DIGS[0]["dead_from"]])
     assert not closure.reached_end  # dead
     assert closure.admitted < 30_000 < closure.size
     assert len(closure.keys) < 12_000
