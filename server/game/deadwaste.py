@@ -189,7 +189,8 @@ class Dig:
 
 
 class Closure:
-    """The sets S_i(g) of the module docstring and the work still to do.
+    """The sets Q_i(g) (proposed) and S_i(g) (admitted) of the module
+    docstring, and the work still to do.
 
     Local states are interned (an id per distinct state, whatever its frames)
     and expanded once: their tableau moves, a home card leaving their top and a
@@ -217,8 +218,8 @@ class Closure:
         self.comers: list[list[tuple[int, int]] | None] = []
         # per frame: frame after * components + component, for each event that left it
         self.inherits: list[list[int]] = []
-        self.sets: list[set[int]] = []
-        self.least: list[int] = []  # per slot: the fewest piles in its set
+        self.sets: list[set[int]] = []  # per slot: its proposed states (the admitted: within its bound)
+        self.least: list[int] = []  # per slot: the fewest piles of its proposed states
         self.least_sum: list[int] = []  # per frame: the sum of its slots' least
         # per slot: proposed local states over its pile bound, admitted when it rises
         self.waiting: list[list[int]] = []
