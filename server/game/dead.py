@@ -51,11 +51,12 @@ those cards known, so each verdict is the whole-card search's: see those modules
 Before the rounds a cheap proof is tried (:mod:`.deadbound`: no card a foundation
 wants at the start can ever come to the top of a pile, foundation tops that may be
 taken down included).
-Beside the rounds (half of each slice), a position whose wanted cards all lie in
-the waste, none on the tableau, is tried by a certificate (:mod:`.deadwaste`):
-it is alive only if the cards above the shallowest wanted card can all be dug
-into the tableau, and an abstraction that splits the tableau into the components
-building links may prove that they cannot (dead); whichever knows first answers.
+Beside the rounds (three quarters of the slices at first, then half: ``with_dig``),
+a position whose wanted cards all lie in the waste, none on the tableau, is tried
+by a certificate (:mod:`.deadwaste`): it is alive only if the cards above the
+shallowest wanted card can all be dug into the tableau, and an abstraction that
+splits the tableau into the components building links may prove that they cannot
+(dead); whichever knows first answers.
 
 Where a variant's play with the stock spent fits ``Rules.class_moves`` the same
 search runs on class bytes alone (:mod:`.deadsearch`): the same keys, the same

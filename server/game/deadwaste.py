@@ -39,33 +39,52 @@ needs the pile count to stay <= P.
 
 **The abstraction** (a Cartesian one). A *frame* is (dig cards placed, the
 foundations' heights): it fixes every component's cards. For each frame g and
-component i the search keeps a set S_i(g) of local states, closed under:
+component i the search keeps a set Q_i(g) of *proposed* local states; the
+*bound* of (g, i) is P minus, for each other component j, the least pile count
+in Q_j(g); the *admitted* states S_i(g) are those of Q_i(g) whose pile count is
+within the bound. The sets are closed under:
 
-* the start's local states are in S_i(start frame);
-* a local move or an event (foundation card down or home, next dig card placed)
-  of component i from s in S_i(g) to s', allowed when the pile count of s' is at
-  most P minus, for each other component j, the least pile count in S_j(g);
-  a move gives s' in S_i(g), an event s' in S_i(g') for the frame g' after it;
-* after an event of component i from g to g', S_j(g') includes S_j(g) for every
-  other component j (kept so as the sets grow).
+* the start's local states are in Q_i(start frame);
+* a local move of component i from s in S_i(g) gives s' in Q_i(g); an event
+  (a foundation card down or home, the next dig card placed) from s in S_i(g)
+  gives s' in Q_i(g') for the frame g' after it;
+* after an event of component i from g to g', Q_j(g') includes S_j(g) for every
+  other component j (kept so as the sets grow);
+* the last dig card placed (the *end*) is reached when it is placed from s in
+  S_i(g) and the s' it gives is within the bound of (g, i).
 
 Every position of the dig game, with frame g and local states s_1 .. s_n, has
-s_i in S_i(g) for every i (induction along the moves: a move of component i is
-allowed in the game only when its pile count plus the others' actual counts is
-at most P, and each actual count is at least the least one in its set, so the
-abstraction allows it too; an event leaves the other components as they were,
-and S_j(g') includes S_j(g)). The sets only grow, and the bounds with them, so
-the closure is reached by working until nothing changes, in any order. So if no
-frame with every dig card placed is ever reached, the dig game never places
-them all, and the start is **dead**. Otherwise the certificate says nothing (the
-abstraction forgets which local states of different components occur
+s_i in S_i(g) for every i. Induction along the moves. For the start, and for a
+position p' (frame g', states s'_j) one move after a position p whose states
+are admitted: each s'_j is proposed in g' (the start's by the first rule; the
+moved component's by the second, from its admitted state; every other's is its
+state in p, admitted, so in Q_j(g') by the third rule, or already there when the
+move leaves the frame as it is); so each least count of g' is at most the
+count of p''s state, and since p' uses at most P piles, each s'_j is within its
+bound: admitted. The end likewise: the position it gives uses at most P piles,
+and its other components are those of the position before, in the sets of g.
+(The bound takes the least over the proposed states, not the admitted ones: the
+argument needs a set that holds the position's state *before* it is known
+admitted.) The sets only grow, so the bounds only rise and a state once
+admitted stays so: the closure is reached by working until nothing changes, in
+any order (a proposed state over its bound waits, and is admitted when the bound
+rises to it). So if the end is never reached, the dig game never places every
+dig card, and the start is **dead**. Otherwise the certificate says nothing
+(the abstraction forgets which local states of different components occur
 together) and the search of :mod:`.deadwindow` decides.
+
+The work is the admitted states'. A local state is interned once (an id) and
+expanded once, whatever the frames that hold it: its tableau moves, a home card
+leaving its top, a card placed on it are worked out the first time and shared,
+so a frame only combines ids.
 
 Measured on deal 30639130923231203594 of issue 16 after 278 moves (21 waste
 cards, the two of hearts 8th from the top): the search of :mod:`.deadwindow`
 visits 1,732,925 positions (30 s of CPU compiled); the position has three
 components and every frame's least pile count is the sum of its components'
-least counts, so the abstraction loses nothing there (docs/benchmarks.md).
+least counts, so the abstraction loses nothing there. The certificate proves
+it dead from 9,907 local states (21,122 admitted in all frames) in about 0.1 s
+of CPU compiled (docs/benchmarks.md).
 """
 
 from __future__ import annotations
@@ -83,8 +102,15 @@ SEP = b"\xff"
 # local states (all frames) after which the certificate gives up and leaves the
 # verdict to the search it runs beside: ~100 bytes each, so ~40 MB at most
 DIG_STATES_MAX: Final = 400_000
+# the certificate's CPU at three quarters of each two slices beside the search
+# (with_dig), then half: its answer sooner, the search's at most 2/3 of it later
+DIG_FIRST_S: Final = 0.25
 # (dig cards placed, the foundations' heights)
 Frame = tuple[int, bytes]
+# the fewest piles of a set still empty: above any pile count
+NO_PILES: Final = 1_000
+# a work item: slot << 32 | local state id
+ID_MASK: Final = (1 << 32) - 1
 
 
 def dig_depth(rules: Rules, shape: MovableMoves, state: State) -> int:
@@ -163,140 +189,269 @@ class Dig:
 
 
 class Closure:
-    """The sets S_i(g) of the module docstring and the work still to do."""
+    """The sets Q_i(g) (proposed) and S_i(g) (admitted) of the module
+    docstring, and the work still to do.
+
+    Local states are interned (an id per distinct state, whatever its frames)
+    and expanded once: their tableau moves, a home card leaving their top and a
+    card placed on them are worked out the first time they are asked for and
+    then shared by every frame holding the state, so a frame only combines ids.
+    Frames are interned too; a component's set in a frame is a *slot*
+    (frame id * components + component), and the work list holds
+    slot << 32 | local state id."""
 
     def __init__(self, dig: Dig) -> None:
         self.dig = dig
-        self.sets: dict[tuple[Frame, int], set[bytes]] = {}
-        self.least: dict[tuple[Frame, int], int] = {}
-        # frame -> (component whose event left it, the frame after)
-        self.inherits: dict[Frame, list[tuple[int, Frame]]] = {}
-        # local states whose expansion met the pile bound: expanded again when it rises
-        self.blocked: dict[tuple[Frame, int], set[bytes]] = {}
-        self.work: list[tuple[Frame, int, bytes]] = []
+        self.ncomp = dig.ncomp
+        # local states: key -> id, and per id its key, its pile count, its tableau moves
+        self.ids: dict[bytes, int] = {}
+        self.keys: list[bytes] = []
+        self.npiles: list[int] = []
+        self.succ: list[list[int] | None] = []
+        self.placings: dict[int, list[int]] = {}  # id << 8 | card: the ids once card is placed
+        self.homings: dict[int, int] = {}  # id << 8 | card: the id once card went home, or -1
+        # frames: per frame id its frame, the frames its events lead to, per slot its set
+        self.frame_ids: dict[Frame, int] = {}
+        self.frames: list[Frame] = []
+        # per slot: (card, frame after) of the events of that component, None until asked
+        self.homes: list[list[tuple[int, int]] | None] = []
+        self.comers: list[list[tuple[int, int]] | None] = []
+        # per frame: frame after * components + component, for each event that left it
+        self.inherits: list[list[int]] = []
+        self.sets: list[set[int]] = []  # per slot: its proposed states (the admitted: within its bound)
+        self.least: list[int] = []  # per slot: the fewest piles of its proposed states
+        self.least_sum: list[int] = []  # per frame: the sum of its slots' least
+        # per slot: proposed local states over its pile bound, admitted when it rises
+        self.waiting: list[list[int]] = []
+        # per slot: local states whose last dig card met the pile bound: expanded again when it rises
+        self.blocked: list[list[int]] = []
+        self.work: list[int] = []
         self.reached_end = False
-        self.size = 0  # local states in all frames
-        self.memo: dict[bytes, list[tuple[bytes, int]]] = {}  # local state -> its tableau moves
-        self.frames: dict[Frame, tuple[list[tuple[int, Frame]], list[tuple[int, int, Frame]]]] = {}
+        self.size = 0  # local states proposed in all frames
+        self.admitted = 0  # ... and admitted: the states expanded
+        self.late = 0  # ... of them admitted after waiting for their bound to rise
 
-    def bound(self, g: Frame, i: int) -> int:
-        least = self.least
-        return self.dig.piles_max - sum(least[(g, j)] for j in range(self.dig.ncomp) if j != i)
+    def start(self) -> None:
+        """The start's local states, proposed in the start frame."""
+        dig = self.dig
+        start = self.frame_id((0, dig.heights0))
+        for i, k in enumerate(dig.start_locals()):
+            self.add(start, i, self.intern(k))
 
-    def add(self, g: Frame, i: int, k: bytes) -> None:
-        at = (g, i)
-        got = self.sets.get(at)
+    def step(self) -> None:
+        """Expand the newest admitted state of the work list."""
+        w = self.work.pop()
+        self.expand(w >> 32, w & ID_MASK)
+
+    def intern(self, key: bytes) -> int:
+        got = self.ids.get(key)
         if got is None:
-            got = self.sets[at] = set()
+            got = len(self.keys)
+            self.ids[key] = got
+            self.keys.append(key)
+            self.npiles.append(key.count(SEP) + 1 if key else 0)
+            self.succ.append(None)
+        return got
+
+    def frame_id(self, g: Frame) -> int:
+        """The id of frame g, -1 for a frame with every dig card placed."""
+        if g[0] == len(self.dig.dig):
+            return -1
+        got = self.frame_ids.get(g)
+        if got is None:
+            got = len(self.frames)
+            self.frame_ids[g] = got
+            self.frames.append(g)
+            self.inherits.append([])
+            self.least_sum.append(NO_PILES * self.ncomp)
+            for _ in range(self.ncomp):
+                self.sets.append(set())
+                self.least.append(NO_PILES)
+                self.homes.append(None)
+                self.comers.append(None)
+                self.waiting.append([])
+                self.blocked.append([])
+        return got
+
+    def bound(self, slot: int) -> int:
+        """The most piles component ``slot % ncomp`` may use in frame ``slot // ncomp``."""
+        return self.dig.piles_max - (self.least_sum[slot // self.ncomp] - self.least[slot])
+
+    def add(self, f: int, i: int, k: int) -> None:
+        """Propose local state k for component i in frame f: it joins the
+        proposed set, and is admitted (expanded, inherited) once its pile count
+        is within the bound, now or when the bound rises."""
+        ncomp = self.ncomp
+        slot = f * ncomp + i
+        got = self.sets[slot]
         if k in got:
             return
         got.add(k)
-        self.work.append((g, i, k))
         self.size += 1
-        n = k.count(SEP) + 1 if k else 0
-        if n < self.least.get(at, 1_000):
-            self.least[at] = n
-            for j in range(self.dig.ncomp):  # the others' bounds rose
+        n = self.npiles[k]
+        least = self.least
+        if n < least[slot]:
+            self.least_sum[f] -= least[slot] - n
+            least[slot] = n
+            for j in range(ncomp):  # the others' bounds rose
                 if j != i:
-                    again = self.blocked.pop((g, j), None)
-                    if again:
-                        self.work.extend((g, j, b) for b in again)
-        for j, g2 in self.inherits.get(g, ()):
-            if j != i:
-                self.add(g2, i, k)
+                    self.rise(f * ncomp + j)
+        if n <= self.bound(slot):
+            self.admit(f, i, k)
+        else:
+            self.waiting[slot].append(k)
 
-    def event(self, g: Frame, i: int, g2: Frame, k: bytes) -> None:
-        """Component i's event from frame g: its local state k in frame g2."""
-        if g2[0] == len(self.dig.dig):
-            self.reached_end = True
-            return
-        edges = self.inherits.setdefault(g, [])
-        if (i, g2) not in edges:
-            edges.append((i, g2))
-            for j in range(self.dig.ncomp):
+    def rise(self, slot: int) -> None:
+        """The bound of ``slot`` rose: admit what now fits, expand again what met it."""
+        again = self.blocked[slot]
+        if again:
+            self.blocked[slot] = []
+            self.work.extend(slot << 32 | b for b in again)
+        waiting = self.waiting[slot]
+        if waiting:
+            self.waiting[slot] = []
+            bound = self.bound(slot)
+            f = slot // self.ncomp
+            i = slot - f * self.ncomp
+            still: list[int] = []
+            for k in waiting:
+                if self.npiles[k] <= bound:
+                    self.late += 1
+                    self.admit(f, i, k)
+                else:
+                    still.append(k)
+            if still:
+                self.waiting[slot].extend(still)
+
+    def admit(self, f: int, i: int, k: int) -> None:
+        ncomp = self.ncomp
+        self.admitted += 1
+        self.work.append((f * ncomp + i) << 32 | k)
+        for e in self.inherits[f]:
+            if e % ncomp != i:
+                self.add(e // ncomp, i, k)
+
+    def event(self, f: int, i: int, f2: int, k: int) -> None:
+        """Component i's event from frame f: its local state k in frame f2."""
+        ncomp = self.ncomp
+        edges = self.inherits[f]
+        edge = f2 * ncomp + i
+        if edge not in edges:
+            edges.append(edge)
+            for j in range(ncomp):
                 if j != i:
-                    for b in list(self.sets[(g, j)]):
-                        self.add(g2, j, b)
-        self.add(g2, i, k)
+                    slot = f * ncomp + j
+                    bound = self.bound(slot)
+                    for b in list(self.sets[slot]):
+                        if self.npiles[b] <= bound:  # admitted (the others wait, and follow when admitted)
+                            self.add(f2, j, b)
+        self.add(f2, i, k)
 
-    def frame(self, g: Frame) -> tuple[list[tuple[int, Frame]], list[tuple[int, int, Frame]]]:
-        """(homes, comers) of frame g: each start foundation card a foundation
-        takes back and the frame once it is home; each card that may come to
-        the tableau (the next dig card, a foundation's top), its component and
-        the frame once it has come."""
-        known = self.frames.get(g)
-        if known is not None:
-            return known
+    def tables(self, f: int) -> None:
+        """The events of frame f per component: each start foundation card a
+        foundation takes back, each card that may come to the tableau (the
+        next dig card, a foundation's top), with the frame after it."""
         dig = self.dig
-        placed, heights = g
-        homes: list[tuple[int, Frame]] = []
-        comers: list[tuple[int, int, Frame]] = [(dig.dig[placed], dig.comp[dig.dig[placed]],
-                                                 (placed + 1, heights))]
-        for f, seq in enumerate(dig.seqs):
-            h = heights[f]
-            if h < dig.heights0[f]:
-                homes.append((seq[h], (placed, _height(heights, f, h + 1))))
+        ncomp = self.ncomp
+        placed, heights = self.frames[f]
+        homes: list[list[tuple[int, int]]] = [[] for _ in range(ncomp)]
+        comers: list[list[tuple[int, int]]] = [[] for _ in range(ncomp)]
+        c = dig.dig[placed]
+        comers[dig.comp[c]].append((c, self.frame_id((placed + 1, heights))))
+        for j, seq in enumerate(dig.seqs):
+            h = heights[j]
+            if h < dig.heights0[j]:
+                c = seq[h]
+                homes[dig.comp[c]].append((c, self.frame_id((placed, _height(heights, j, h + 1)))))
             if h:
-                comers.append((seq[h - 1], dig.comp[seq[h - 1]], (placed, _height(heights, f, h - 1))))
-        known = self.frames[g] = (homes, comers)
-        return known
+                c = seq[h - 1]
+                comers[dig.comp[c]].append((c, self.frame_id((placed, _height(heights, j, h - 1)))))
+        for i in range(ncomp):
+            self.homes[f * ncomp + i] = homes[i]
+            self.comers[f * ncomp + i] = comers[i]
 
-    def moves(self, k: bytes) -> list[tuple[bytes, int]]:
-        """The local states one tableau move away from ``k`` and their pile
-        counts (a card onto a top it may be built on, or into a space): the
-        same in every frame, so worked out once per local state."""
-        known = self.memo.get(k)
+    def moves(self, k: int) -> list[int]:
+        """The local states one tableau move away from ``k`` (a card onto a top
+        it may be built on, or into a space): the same in every frame."""
+        known = self.succ[k]
         if known is not None:
             return known
-        dig = self.dig
-        fits = dig.fits
-        piles = k.split(SEP) if k else []
-        n = len(piles)
-        out: list[tuple[bytes, int]] = []
+        fits = self.dig.fits
+        key = self.keys[k]
+        piles = key.split(SEP) if key else []
+        out: list[int] = []
         for a, p in enumerate(piles):
             x = p[-1]
             rest = p[:-1]
             for b, q in enumerate(piles):
                 if b != a and q[-1] in fits[x]:
-                    out.append((_join(piles, a, rest, b, q + p[-1:]), n if rest else n - 1))
-            if rest and dig.spaces:
-                out.append((_join(piles, a, rest, -1, p[-1:]), n + 1))
-        self.memo[k] = out
+                    out.append(self.intern(_join(piles, a, rest, b, q + p[-1:])))
+            if rest and self.dig.spaces:
+                out.append(self.intern(_join(piles, a, rest, -1, p[-1:])))
+        self.succ[k] = out
         return out
 
-    def expand(self, g: Frame, i: int, k: bytes) -> None:
-        dig = self.dig
-        fits = dig.fits
-        bound = self.bound(g, i)
-        blocked = False
-        for k2, n2 in self.moves(k):
-            if n2 <= bound:
-                self.add(g, i, k2)
-            else:
-                blocked = True
-        piles = k.split(SEP) if k else []
-        n = len(piles)
-        homes, comers = self.frame(g)
+    def placing(self, k: int, c: int) -> list[int]:
+        """The local states once card ``c`` comes to ``k``: onto a top it may
+        be built on, or into a space."""
+        memo = k << 8 | c
+        known = self.placings.get(memo)
+        if known is not None:
+            return known
+        key = self.keys[k]
+        piles = key.split(SEP) if key else []
+        fit = self.dig.fits[c]
+        card = bytes((c,))
+        out = [self.intern(_join(piles, b, q + card, -1, b"")) for b, q in enumerate(piles) if q[-1] in fit]
+        if self.dig.spaces:
+            out.append(self.intern(_join(piles, -1, b"", -1, card)))
+        self.placings[memo] = out
+        return out
+
+    def homing(self, k: int, c: int) -> int:
+        """The local state once card ``c`` leaves the top of ``k`` for its
+        foundation, or -1 where no top of ``k`` is ``c``."""
+        memo = k << 8 | c
+        known = self.homings.get(memo)
+        if known is not None:
+            return known
+        key = self.keys[k]
+        piles = key.split(SEP) if key else []
+        got = -1
+        for a, p in enumerate(piles):
+            if p[-1] == c:
+                got = self.intern(_join(piles, a, p[:-1], -1, b""))
+        self.homings[memo] = got
+        return got
+
+    def expand(self, slot: int, k: int) -> None:
+        ncomp = self.ncomp
+        f = slot // ncomp
+        i = slot - f * ncomp
+        npiles = self.npiles
+        for k2 in self.moves(k):
+            self.add(f, i, k2)
+        homes = self.homes[slot]
+        comers = self.comers[slot]
+        if homes is None or comers is None:
+            self.tables(f)
+            homes = self.homes[slot]
+            comers = self.comers[slot]
+            assert homes is not None and comers is not None
         # a start foundation card home again
-        for c, up in homes:
-            for a, p in enumerate(piles):
-                if p[-1] == c:
-                    self.event(g, i, up, _join(piles, a, p[:-1], -1, b""))
+        for c, f2 in homes:
+            k2 = self.homing(k, c)
+            if k2 >= 0:
+                self.event(f, i, f2, k2)
         # the next dig card, a foundation's top: onto a top, or into a space
-        for c, j, g2 in comers:
-            if j != i:
-                continue
-            card = bytes((c,))
-            for b, q in enumerate(piles):
-                if q[-1] in fits[c]:
-                    self.event(g, i, g2, _join(piles, b, q + card, -1, b""))
-            if dig.spaces:
-                if n + 1 <= bound:
-                    self.event(g, i, g2, _join(piles, -1, b"", -1, card))
+        for c, f2 in comers:
+            for k2 in self.placing(k, c):
+                if f2 >= 0:
+                    self.event(f, i, f2, k2)
+                elif npiles[k2] <= self.bound(slot):  # the last dig card placed: the end
+                    self.reached_end = True
                 else:
-                    blocked = True
-        if blocked:
-            self.blocked.setdefault((g, i), set()).add(k)
+                    self.blocked[slot].append(k)
 
 
 def _height(heights: bytes, f: int, h: int) -> bytes:
@@ -332,16 +487,11 @@ def dig_dead(rules: Rules, shape: MovableMoves, state: State, slice_s: float = 1
     if not dig.applies():
         return False
     closure = Closure(dig)
-    start: Frame = (0, dig.heights0)
-    for i, k in enumerate(dig.start_locals()):
-        closure.sets[(start, i)] = set()
-        closure.add(start, i, k)
+    closure.start()
     started = perf_counter()
-    work = closure.work
-    while work:
-        g, i, k = work.pop()
-        closure.expand(g, i, k)
-        if closure.reached_end or closure.size > states_max:
+    while closure.work:
+        closure.step()
+        if closure.reached_end or closure.size > states_max or len(closure.keys) > states_max:
             return False
         if perf_counter() - started >= slice_s:
             yield
@@ -353,23 +503,44 @@ def with_dig(rules: Rules, shape: MovableMoves, state: State, slice_s: float,
              search: Generator[None, None, tuple[bool, set[bytes]]]
              ) -> Generator[None, None, tuple[bool, set[bytes]]]:
     """``search`` (an exact dead search: (dead, keys seen)) and the certificate
-    in turn, half a slice each, the certificate first: the first to know
-    answers ((True, no keys) when the certificate proves the position dead).
-    The certificate only ever answers dead, and only where it proves it; the
-    search alone answers alive. Where the certificate does not apply, the
-    search runs alone."""
+    side by side, the first to know answers ((True, no keys) when the
+    certificate proves the position dead). The certificate only ever answers
+    dead, and only where it proves it; the search alone answers alive. Where
+    the certificate does not apply (a scan of the piles says so), the search
+    runs alone.
+
+    The share: each slice is two halves, the certificate's first. Until the
+    certificate has run ``DIG_FIRST_S`` in all it takes three halves of every
+    two slices (both halves of every other slice), then one of each; once it has
+    ended, the search runs alone. That cannot starve a position the search
+    decides: while the certificate runs its first ``DIG_FIRST_S`` the search has
+    a third of that, so it has at every moment at least as much as at half
+    shares less ``DIG_FIRST_S`` / 3 (its answer comes at most 2 * DIG_FIRST_S / 3
+    of CPU later), and the certificate itself ends, proving or giving up, within
+    ``DIG_STATES_MAX`` local states."""
     if dig_depth(rules, shape, state) <= 0:
         return (yield from search)
-    certificate: Generator[None, None, bool] | None = dig_dead(rules, shape, state, slice_s / 2)
+    half = slice_s / 2
+    certificate: Generator[None, None, bool] | None = dig_dead(rules, shape, state, half)
+    first = int(DIG_FIRST_S / half) if half > 0 else 0  # the certificate's half slices at the larger share
+    spent = turn = 0
     while True:
         if certificate is not None:
-            try:
-                next(certificate)
-            except StopIteration as done:
-                if done.value:
-                    search.close()
-                    return True, set()
-                certificate = None
+            both = spent < first and turn % 2 == 0  # this slice is the certificate's alone
+            turn += 1
+            for _ in range(2 if both else 1):
+                try:
+                    next(certificate)
+                    spent += 1
+                except StopIteration as done:
+                    if done.value:
+                        search.close()
+                        return True, set()
+                    certificate = None
+                    break
+            if both and certificate is not None:
+                yield
+                continue
         try:
             next(search)
         except StopIteration as done:

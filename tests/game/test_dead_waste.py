@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import random
 import time
+from collections.abc import Generator
 from pathlib import Path
 from typing import Any
 
@@ -39,6 +40,18 @@ def certificate(s: State, states_max: int = deadwaste.DIG_STATES_MAX) -> tuple[b
             next(steps)
         except StopIteration as done:
             return applies, bool(done.value)
+
+
+def closure_of(s: State) -> deadwaste.Closure:
+    """The certificate's closure of ``s`` worked to its end (or to the end reached)."""
+    rules = RULES[s.variant]
+    shape = rules.movable_moves(s.base)
+    assert shape is not None
+    closure = deadwaste.Closure(deadwaste.Dig(rules, shape, s))
+    closure.start()
+    while closure.work and not closure.reached_end:
+        closure.step()
+    return closure
 
 
 # twelve red cards on twelve piles: no card of the tableau may go on another
@@ -126,7 +139,7 @@ def test_the_certificate_never_calls_an_alive_position_dead() -> None:
     search; the test meets both answers, and dead positions the certificate
     cannot prove."""
     rules = RULES[SP]
-    proved = compared = alive = 0
+    proved = compared = alive = late = 0
     for s in dig_positions(16, 100):
         whole = whole_card_verdict(rules, s, 10_000)
         if whole is None:
@@ -139,7 +152,9 @@ def test_the_certificate_never_calls_an_alive_position_dead() -> None:
             proved += 1
             assert whole is True
             assert dead.region(rules, s)[0] is True
+            late += closure_of(s).late
     assert compared >= 30 and proved >= 5 and alive >= 15
+    assert late > 0  # proofs that admitted states after they had waited for their bound
 
 
 @pytest.mark.parametrize("entry", DIGS, ids=lambda e: f"{e['variant']}-{e['deal']}")
@@ -158,3 +173,44 @@ def test_the_issue_16_dig_is_decided_dead_at_once(entry: dict[str, Any]) -> None
         with fresh_engine_caches():
             assert engine.status_and_moves(s)[0] == engine.DEAD
         assert time.process_time() - started < 4.0  # a generous bound for the pure core under load
+
+
+def test_a_state_over_its_frames_pile_bound_is_not_expanded() -> None:
+    """The admission rule (module docstring): 30639130923231203594 after 278
+    moves is proved dead expanding only the local states within their frame's
+    pile bound. Without it every proposed state was expanded (60,598 in all
+    frames); with it 21,122, over 9,907 distinct local states."""
+    closure = closure_of(replay(DIGS[0])[DIGS[0]["dead_from"]])
+    assert not closure.reached_end  # dead
+    assert closure.admitted < 30_000 < closure.size
+    assert len(closure.keys) < 12_000
+
+
+def test_the_certificate_takes_three_quarters_of_the_first_slices() -> None:
+    """Beside a search that never ends, the certificate proves the issue 16
+    dig dead, and meanwhile the search has had at most one slice of two: the
+    certificate had both halves of every other slice (``DIG_FIRST_S`` is far
+    from spent with slices this short)."""
+    s = replay(DIGS[0])[DIGS[0]["dead_from"]]
+    rules = RULES[SP]
+    shape = rules.movable_moves(s.base)
+    assert shape is not None
+    searched = [0]
+
+    def endless() -> Generator[None, None, tuple[bool, set[bytes]]]:
+        while searched[0] >= 0:
+            searched[0] += 1
+            yield
+        return False, set()
+
+    steps = deadwaste.with_dig(rules, shape, s, 1e-7, endless())
+    slices = 0
+    while True:
+        try:
+            next(steps)
+            slices += 1
+        except StopIteration as done:
+            assert done.value == (True, set())
+            break
+    assert slices > 1_000
+    assert searched[0] <= slices // 2 + 1
