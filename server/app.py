@@ -28,6 +28,7 @@ from .endpoint import PlayerEndpoint
 from .game import engine
 from .handlers import dispatch
 from .limits import Address, AddressBook, ConnectionLimits, Limits, client_address, parse_networks
+from .loopprobe import LoopProbe
 from .net.connection import Endpoint, WebsocketSocket, bound_kernel_buffer, serve_connection
 from .net.outbox import WRITE_HIGH_WATER, Outbox
 from .net.sansio import SansioConnection
@@ -194,6 +195,8 @@ async def run(settings: Settings, redis_url: str) -> None:
     frozen = tune_gc()
     log.info(f"garbage collector: {frozen} start-up objects frozen, thresholds {gc.get_threshold()}",
              extra={"gc_frozen": frozen})
+    if settings.loop_probe_ms:
+        LoopProbe(settings.loop_probe_ms).start()  # a debug switch: logs every 10 s
     log.info("serving", extra={"host": settings.host, "port": app.port, "redis": app.engine})
     print(f"patience-server: serving ws://{settings.host}:{app.port}/ (health: /healthz)", flush=True)
     stop = asyncio.get_running_loop().create_future()

@@ -26,7 +26,7 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import ResponseError
 
 from ..aio import KeptLoop
-from .resp import RespConnection, array_header, pack_args
+from .resp import Command, RespConnection
 from .router import SINGLE, Address, Router
 
 MAX_BATCH = 512
@@ -40,6 +40,18 @@ Job = tuple[Pending, bool]
 
 
 _ASKING = RespConnection.pack(("ASKING",))
+
+
+def pack_args(args: Command) -> bytes:
+    """Arguments in Redis' wire format without the array header, for a command
+    assembled from parts packed once (see :func:`array_header`); here, in a
+    compiled module, because a move's own arguments are packed on every move."""
+    packed = RespConnection.pack(args)
+    return packed[packed.index(b"\r\n") + 2:]
+
+
+def array_header(n: int) -> bytes:
+    return b"*%d\r\n" % n
 
 
 class ReplicaLagging(RedisConnectionError):

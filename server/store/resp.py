@@ -45,17 +45,6 @@ from ..aio import KeptLoop
 Command = Sequence[str | bytes | int | float]
 
 
-def pack_args(args: Command) -> bytes:
-    """Arguments in Redis' wire format without the array header, for a command
-    assembled from parts packed once (see :func:`array_header`)."""
-    packed = RespConnection.pack(args)
-    return packed[packed.index(b"\r\n") + 2:]
-
-
-def array_header(n: int) -> bytes:
-    return b"*%d\r\n" % n
-
-
 class _Link(asyncio.Protocol):
     """One connection's socket: what arrives goes into ``reader`` (hiredis) and
     wakes the waiting reader; a full write buffer makes writers wait."""

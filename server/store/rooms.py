@@ -20,8 +20,7 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 from ..metrics import ROUND_TRIPS
 from ..protocol import MAX_PLAYERS
 from . import keys, lua
-from .batch import ScriptBatcher
-from .resp import pack_args
+from .batch import ScriptBatcher, pack_args
 from .router import Router, slot_of
 from .server_version import require_version
 
