@@ -36,14 +36,15 @@ class WriteLock:
 
     def __init__(self) -> None:
         self.held = False
-        self._waiters: deque[asyncio.Future[None]] = deque()
+        # made on the first wait: an empty deque is about 600 bytes, one per connection
+        self._waiters: deque[asyncio.Future[None]] | None = None
 
     def locked(self) -> bool:
         return self.held
 
     def try_acquire(self) -> bool:
         """Take the lock if it is free and nobody waits for it; True if taken."""
-        if self.held or self._waiters:
+        if self.held or self._waiters:  # an empty or absent queue: nobody waits
             return False
         self.held = True
         return True
@@ -52,12 +53,15 @@ class WriteLock:
         if self.try_acquire():
             return
         waiter: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self._waiters.append(waiter)
+        if self._waiters is None:
+            self._waiters = deque()
+        waiters = self._waiters
+        waiters.append(waiter)
         try:
             await waiter
         except asyncio.CancelledError:
-            if waiter in self._waiters:
-                self._waiters.remove(waiter)  # cancelled while waiting
+            if waiter in waiters:
+                waiters.remove(waiter)  # cancelled while waiting
             elif waiter.done() and not waiter.cancelled():
                 self.release()  # handed the lock, then cancelled: pass it on
             raise
@@ -66,7 +70,7 @@ class WriteLock:
         if not self.held:
             raise RuntimeError("release of a WriteLock that is not held")
         waiters = self._waiters
-        while waiters:
+        while waiters:  # None or empty: nobody to hand it to
             waiter = waiters.popleft()
             if not waiter.done():
                 waiter.set_result(None)  # still held: it is the waiter's now
