@@ -22,7 +22,7 @@ PURE_TESTS := tests/game tests/test_cli.py tests/test_corebuild.py tests/competi
 
 .PHONY: setup serve cluster test lint bench clean
 
-$(STAMP): pyproject.toml setup.py $(CORE_SRC)
+$(STAMP): pyproject.toml setup.py server/corebuild.py $(CORE_SRC)
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
 	$(BIN)/pip install --quiet -e '.[test]'
