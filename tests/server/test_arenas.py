@@ -182,7 +182,8 @@ async def test_a_refused_arena_message_changes_nothing(make_server: ServerFactor
 async def test_an_ended_arena_refuses_new_players_and_keeps_its_final_standing(
         make_server: ServerFactory, rdb: aioredis.Redis) -> None:
     app = await arena_server(make_server)
-    arena = await new_arena(app, minutes=1, start_in_ms=-59_700)  # 0.3 s left
+    # 1.5 s left: room for a join on a loaded machine (0.3 s was too little)
+    arena = await new_arena(app, minutes=1, start_in_ms=-58_500)
     url = ws_url(app)
     bot = await joined_arena(url, arena, "fay")
     try:
