@@ -69,6 +69,18 @@ if was == 1 and redis.call('EXISTS', KEYS[1]) == 1 then redis.call('HINCRBY', KE
 return was
 """
 
+# One script, not MULTI (why: server/store/lua.py). KEYS: an arena's seen set.
+# ARGV: now, keep_ms, count of away, the away members, then the members seen now.
+MARK_SEEN: Final = """
+local away = tonumber(ARGV[3])
+for i = 4, 3 + away do redis.call('ZREM', KEYS[1], ARGV[i]) end
+if #ARGV > 3 + away then
+  for i = 4 + away, #ARGV do redis.call('ZADD', KEYS[1], ARGV[1], ARGV[i]) end
+  redis.call('PEXPIRE', KEYS[1], ARGV[2])
+end
+return 1
+"""
+
 # KEYS: lease. ARGV: token ms -> 1 if held (taken or renewed)
 LEASE: Final = """
 local holder = redis.call('GET', KEYS[1])
@@ -148,6 +160,7 @@ class ArenaStore:
         self._guard = rooms._guard if rooms is not None else _guard
         self._join = redis.register_script(JOIN)
         self._leave = redis.register_script(LEAVE)
+        self._mark_seen = redis.register_script(MARK_SEEN)
         self._lease = redis.register_script(LEASE)
         self._round = redis.register_script(ROUND)
         self._assign = redis.register_script(ASSIGN)
@@ -229,14 +242,9 @@ class ArenaStore:
                         keep_ms: int) -> None:
         """``whos`` are available now; ``away`` are members busy elsewhere (in another
         room): not paired from this moment, not only once their mark has aged."""
-        pipe = self.redis.pipeline(transaction=True)
-        if away:
-            pipe.zrem(key(arena, "seen"), *away)
-        if whos:
-            pipe.zadd(key(arena, "seen"), dict.fromkeys(whos, now))
-            pipe.pexpire(key(arena, "seen"), keep_ms)
         if whos or away:
-            await self._guard(pipe.execute())
+            await self._guard(self._mark_seen([key(arena, "seen")],
+                                              [now, keep_ms, len(away), *away, *whos]))
 
     async def assignments(self, arena: str, whos: list[str]) -> list[str | None]:
         values = await self._guard(self.redis.hmget(key(arena, "assign"), whos))

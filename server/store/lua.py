@@ -193,3 +193,49 @@ if redis.call('HGET', KEYS[1], 'conn') == ARGV[1] then
 end
 return 0
 """
+
+# The store's small multi-command writes are scripts, not MULTI/EXEC: redis-py's
+# cluster client runs each command queued in a transaction on a thread of its
+# own with a fresh event loop (it blocks the server's loop while it does), and
+# its reply callbacks break on SMEMBERS there. A script is one command to route.
+
+# KEYS: rematch set.  ARGV: seat, 1 accept / 0 withdraw, ttl_ms.  Returns who accepts now.
+REMATCH_VOTE: Final = """
+if ARGV[2] == '1' then redis.call('SADD', KEYS[1], ARGV[1])
+else redis.call('SREM', KEYS[1], ARGV[1]) end
+local members = redis.call('SMEMBERS', KEYS[1])
+redis.call('PEXPIRE', KEYS[1], ARGV[3])
+return members
+"""
+
+# KEYS: meta, player hashes in seat order.  ARGV: ttl_ms, then per seat the
+# number of field/value pairs and the pairs.  Sets meta's ``players``.
+RESERVE_SEATS: Final = """
+local at = 2
+for i = 2, #KEYS do
+  local n = tonumber(ARGV[at])
+  redis.call('HSET', KEYS[i], unpack(ARGV, at + 1, at + 2 * n))
+  redis.call('PEXPIRE', KEYS[i], ARGV[1])
+  at = at + 2 * n + 1
+end
+redis.call('HSET', KEYS[1], 'players', #KEYS - 1)
+return 1
+"""
+
+# KEYS: meta, player hashes.  ARGV: starts_at, ends_at, ttl_ms.
+START_RESERVED: Final = """
+for i = 2, #KEYS do redis.call('HSET', KEYS[i], 'ready', 1) end
+redis.call('HSET', KEYS[1], 'phase', 'racing', 'starts_at', ARGV[1], 'ends_at', ARGV[2])
+for i = 1, #KEYS do redis.call('PEXPIRE', KEYS[i], ARGV[3]) end
+return 1
+"""
+
+# KEYS: a sorted set index.  ARGV: member, now (its score), oldest score kept
+# (exclusive), most members kept, ttl_ms.
+INDEX_ADD: Final = """
+redis.call('ZADD', KEYS[1], ARGV[2], ARGV[1])
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', '(' .. ARGV[3])
+redis.call('ZREMRANGEBYRANK', KEYS[1], 0, -tonumber(ARGV[4]) - 1)
+redis.call('PEXPIRE', KEYS[1], ARGV[5])
+return 1
+"""

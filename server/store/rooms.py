@@ -129,6 +129,10 @@ class RoomStore:
         self._release_conn = redis.register_script(lua.RELEASE_CONN)
         self._hset_existing = redis.register_script(lua.HSET_EXISTING)
         self._verdict = redis.register_script(lua.VERDICT)
+        self._rematch_vote = redis.register_script(lua.REMATCH_VOTE)
+        self._reserve_seats = redis.register_script(lua.RESERVE_SEATS)
+        self._start_reserved = redis.register_script(lua.START_RESERVED)
+        self._index_add = redis.register_script(lua.INDEX_ADD)
         # replicas > 0 (PATIENCE_DURABILITY=replica): a move is acknowledged once on a replica too
         self._moves = ScriptBatcher(Router(redis), lua.MOVE, replicas=replicas)
         self._moves.on_round_trip = MOVE_ROUND_TRIPS.inc
@@ -259,15 +263,8 @@ class RoomStore:
 
     async def rematch_vote(self, code: str, n: int, accept: bool) -> set[int]:
         """Player ``n`` accepts (or withdraws from) the rematch; who accepts now."""
-        key = keys.rematch(code)
-        pipe = self.redis.pipeline(transaction=True)
-        if accept:
-            pipe.sadd(key, n)
-        else:
-            pipe.srem(key, n)
-        pipe.smembers(key)
-        pipe.pexpire(key, self.finished_ttl_ms)
-        _, members, _ = await self._guard(pipe.execute())
+        members = await self._guard(self._rematch_vote(
+            [keys.rematch(code)], [n, 1 if accept else 0, self.finished_ttl_ms]))
         return {int(m) for m in members}
 
     async def reserve_seats(self, code: str, seats: list[tuple[str, str | None]]) -> None:
@@ -276,17 +273,17 @@ class RoomStore:
         past the lobby's grace period an absent player's seat goes to whoever joins)."""
         now = now_ms()
         fc0 = _int(await self._guard(self.redis.hget(keys.meta(code), "fc0")))
-        pipe = self.redis.pipeline(transaction=True)
-        for n, (name, ident) in enumerate(seats, start=1):
+        args: list[str | int] = [self.lobby_ttl_ms]
+        for name, ident in seats:
             fields: dict[str, str | int] = {"name": name, "tok": "", "v": 0, "seq": -1, "fc": fc0,
                                             "status": "in_progress", "ready": 0, "conn": 0,
                                             "gone": now, "joined": now, "left": 0}
             if ident:
                 fields.update(ident=ident, who=ident.casefold())
-            pipe.hset(keys.player(code, n), mapping=cast(Any, fields))
-            pipe.pexpire(keys.player(code, n), self.lobby_ttl_ms)
-        pipe.hset(keys.meta(code), "players", len(seats))
-        await self._guard(pipe.execute())
+            args.append(len(fields))
+            args.extend(x for pair in fields.items() for x in pair)
+        seat_keys = keys.all_player_keys(code, len(seats))
+        await self._guard(self._reserve_seats([keys.meta(code), *seat_keys], args))
 
     async def start_reserved(self, code: str, count: int, starts_at: int, ends_at: int) -> None:
         """Start a room whose ``count`` seats were reserved (an arena's pairing):
@@ -294,14 +291,7 @@ class RoomStore:
         it counts down, and one who never comes simply times out."""
         ks = [keys.meta(code)] + keys.all_player_keys(code, count)
         ttl = ends_at - now_ms() + HOUR_MS
-        pipe = self.redis.pipeline(transaction=True)
-        for k in ks[1:]:
-            pipe.hset(k, "ready", 1)
-        pipe.hset(keys.meta(code), mapping={"phase": "racing", "starts_at": starts_at,
-                                            "ends_at": ends_at})
-        for k in ks:
-            pipe.pexpire(k, ttl)
-        await self._guard(pipe.execute())
+        await self._guard(self._start_reserved(ks, [starts_at, ends_at, ttl]))
 
     # -- moves -----------------------------------------------------------------
     async def move(self, code: str, n: int, expected_v: int, seq: int, at_ms: int, move: str,
@@ -391,12 +381,8 @@ class RoomStore:
         written: codes older than a lobby's lifetime go, at most QUICK_MAX stay,
         and the key lapses with its newest lobby."""
         key, now = keys.quick(variant), now_ms()
-        pipe = self.redis.pipeline(transaction=True)
-        pipe.zadd(key, {code: now})
-        pipe.zremrangebyscore(key, "-inf", f"({now - self.lobby_ttl_ms}")
-        pipe.zremrangebyrank(key, 0, -QUICK_MAX - 1)
-        pipe.pexpire(key, self.lobby_ttl_ms)
-        await self._guard(pipe.execute())
+        await self._guard(self._index_add(
+            [key], [code, now, now - self.lobby_ttl_ms, QUICK_MAX, self.lobby_ttl_ms]))
 
     async def remove_quick(self, variant: str, code: str) -> None:
         await self._guard(self.redis.zrem(keys.quick(variant), code))

@@ -4,15 +4,22 @@ from __future__ import annotations
 
 import asyncio
 import secrets
+import time
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 import redis
 from redis.asyncio.cluster import RedisCluster
 
+import server
 from server.bot import Bot
 from server.store import keys
+from server.store.arenas import ArenaStore
+from server.store.arenas import key as arena_key
 from server.store.batch import ScriptBatcher
+from server.store.client import open_client
+from server.store.rooms import RoomStore
 from server.store.router import Router, slot_of
 from tests.cluster_support import LocalCluster, local_cluster
 from tests.server.conftest import (
@@ -42,6 +49,49 @@ def owner(cluster: LocalCluster, key: str) -> int:
     finally:
         c.close()
     raise AssertionError("slot not served")
+
+
+async def test_the_stores_multi_command_writes_run_on_the_cluster_client(cluster: LocalCluster) -> None:
+    # They were MULTI/EXEC: redis-py's cluster client queued each command on a
+    # thread with an event loop of its own, and a transaction holding SMEMBERS
+    # raised TypeError after Redis had applied it (the rematch vote).
+    client = open_client(cluster.url, cluster=True)
+    await client.ping()  # the client learns the slots in this test's loop
+    store = RoomStore(client, race_ms=60_000, countdown_ms=0)
+    arenas = ArenaStore(client, store)
+    code = f"RV{secrets.token_hex(3).upper()}"
+    arena = f"cl{secrets.token_hex(3)}"
+    variant = f"nov{secrets.token_hex(2)}"
+    try:
+        assert await store.rematch_vote(code, 1, True) == {1}
+        assert await store.rematch_vote(code, 2, True) == {1, 2}
+        assert await store.rematch_vote(code, 1, False) == {2}
+        assert await client.pttl(keys.rematch(code)) > 0
+        await store.reserve_seats(code, [("ann", None), ("bob", "Bob")])
+        starts = int(time.time() * 1000)
+        await store.start_reserved(code, 2, starts, starts + 60_000)
+        assert await client.hget(keys.meta(code), "players") == b"2"
+        assert await client.hmget(keys.meta(code), ["phase", "starts_at"]) == [
+            b"racing", str(starts).encode()]
+        assert await client.pttl(keys.player(code, 1)) > 60_000
+        bob = await client.hgetall(keys.player(code, 2))
+        assert (bob[b"name"], bob[b"who"], bob[b"ready"]) == (b"bob", b"bob", b"1")
+        await store.add_quick(variant, code)
+        assert await store.quick_candidates(variant) == [code]
+        await arenas.mark_seen(arena, ["ann", "bob"], [], 5, 60_000)
+        await arenas.mark_seen(arena, ["cy"], ["ann"], 6, 60_000)
+        assert await client.zrange(arena_key(arena, "seen"), 0, -1, withscores=True) == [
+            (b"bob", 5.0), (b"cy", 6.0)]
+    finally:
+        await client.delete(keys.rematch(code), keys.meta(code), *keys.all_player_keys(code, 2))
+        await client.delete(keys.quick(variant), arena_key(arena, "seen"))
+        await client.aclose()
+
+
+def test_no_store_write_is_a_redis_py_transaction() -> None:
+    # the reason is the test above; a script is one routed command instead
+    sources = [p.read_text() for p in Path(server.__file__).parent.rglob("*.py")]
+    assert not [s for s in sources if "transaction=True" in s]
 
 
 async def test_a_full_race_on_a_cluster_with_players_on_two_processes(
