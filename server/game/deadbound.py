@@ -118,7 +118,7 @@ def never_home(rules: Rules, shape: MovableMoves, state: State) -> bool:
                 moved[c] += 1
                 grown = True
         for n, p in enumerate(piles):
-            while lowest[n] > 0 and _leaves(p[lowest[n]], n, piles, lowest, onto, on_top, moved, home):
+            while lowest[n] > 0 and leaves(p[lowest[n]], n, piles, lowest, onto, on_top, moved, home):
                 moved[p[lowest[n]]] += 1
                 lowest[n] -= 1
                 c = p[lowest[n]]
@@ -134,7 +134,7 @@ def never_home(rules: Rules, shape: MovableMoves, state: State) -> bool:
     return True
 
 
-def _leaves(x: int, n: int, piles: list[bytes], lowest: list[int], onto: list[list[int]],
+def leaves(x: int, n: int, piles: list[bytes], lowest: list[int], onto: list[list[int]],
             on_top: list[int], moved: list[int], home: bytearray) -> bool:
     """Whether ``x``, the lowest card of pile ``n`` in E, may leave its place
     (the module docstring's condition)."""

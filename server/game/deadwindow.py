@@ -124,6 +124,7 @@ from typing import Final
 
 from .deadbound import never_home
 from .deadmovable import BLUR0, BLUR_LATER, MovableSearch, cover_sum, key, unkey, window
+from .deadroom import room_steps
 from .state import State
 from .variants import Rules
 from .variants.base import MovableMoves
@@ -146,8 +147,21 @@ def movable_exhaust(rules: Rules, shape: MovableMoves, state: State, slice_s: fl
         return True, {key(search.start(rules, state))}
     first = Round(search, known, round_search(search, rules, state, known_dead))
     rounds = [first]
+    # the room proof (deadroom.py), once the rounds have run ROOM_AFTER chunks undecided
+    room: Generator[None, None, bool] | None = None
+    chunks = 0
     started = perf_counter()
     while True:
+        chunks += 1
+        if chunks == ROOM_AFTER:
+            room = room_steps(rules, shape, state)
+        if room is not None:
+            try:
+                next(room)
+            except StopIteration as proof:
+                if proof.value:
+                    return True, {key(search.start(rules, state))}
+                room = None
         for r in rounds.copy():
             if r not in rounds:
                 continue  # dropped earlier in this turn
@@ -196,6 +210,10 @@ PRIORITY_OFFSET: Final = 1 << 20  # priorities lie above -104 * 1024 (every card
 ID_MASK: Final = (1 << 32) - 1
 # positions a round expands before the next round's turn (and a time check): ~0.5 ms compiled
 ROUND_CHUNK: Final = 32
+# turns of the rounds (each a chunk per round) before the room proof of deadroom.py starts
+# beside them, one pile per turn: ~8 ms of CPU compiled, so the many positions the rounds
+# decide in a few hundred positions never pay for it
+ROOM_AFTER: Final = 16
 # positions whose stack children a round keeps for the stack (a list of a few ids each)
 STASH_MAX: Final = 50_000
 
