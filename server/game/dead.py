@@ -51,6 +51,9 @@ those cards known, so each verdict is the whole-card search's: see those modules
 Before the rounds a cheap proof is tried (:mod:`.deadbound`: no card a foundation
 wants at the start can ever come to the top of a pile, foundation tops that may be
 taken down included).
+Once the rounds have run a few turns undecided, a second proof runs beside them
+(:mod:`.deadroom`: a card a pile must lose first finds no top to go on, by the
+ranks of the cards that would have to lie on the other piles then).
 Beside the rounds (three quarters of the slices at first, then half: ``with_dig``),
 a position whose wanted cards all lie in the waste, none on the tableau, is tried
 by a certificate (:mod:`.deadwaste`): it is alive only if the cards above the

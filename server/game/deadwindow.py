@@ -59,7 +59,7 @@ fifth round: the first round noted cards early but its region ran past 30 s of
 CPU; the witness needs one of those cards, and the whole-card search meets it
 in 6 positions.)
 
-**Three orders, one search.** Within a round every position found is
+**Four orders, one search.** Within a round every position found is
 queued twice, both newest first: by the fewest cards over wanted cards (the
 shallowest of each pile that holds one, summed over the piles), and by more
 cards home first, then that sum. A third order is depth-first: a stack of the
@@ -78,7 +78,7 @@ the position again instead). A child a queue expanded before the stack met it
 is left to the queues. An empty stack restarts from the best position of the
 second queue.
 
-Why three: each order alone leaves some of the hard positions of issue 16
+Why these: each order alone leaves some of the hard positions of issue 16
 undecided for minutes or seconds. The whole-card search's order (more cards
 home, then the single shallowest wanted card, oldest first) missed a witness
 of 14 moves between piles behind a plateau of 2.3 million positions; the two
@@ -91,6 +91,17 @@ find in a few thousand (docs/benchmarks.md, fifth round). In the sixth round
 the stack alone, with dig marks, still left 44298941923918915963 after 1,200
 moves undecided after 30 s (the three orders find it in 660 positions) and
 57959771711665884239 after 155 took 225,184 positions (the three orders: 141).
+
+**The fourth order, oldest first** (the seventh round): every ``OLDEST_EVERY``-th
+position a round expands is the oldest found and not yet expanded (ids count up
+in the order positions are found, so it is the lowest id not expanded: a
+breadth-first sweep); the three orders above share the others in their turns as
+before. The three all put lines that take cards down from the foundations last
+(fewer cards home), however short: 45915636978263286397 after 508 moves is
+alive by 10 moves that take three foundation cards down and play four home
+(a breadth-first search meets it after 1,798 positions; its last card, 3S, is
+one the first round keys by its rank, so the second round finds it), and the
+two rounds expanded 35,094 positions (0.57-0.67 s of CPU compiled) before it.
 
 The stack's two changes of the sixth round: it used to drop a position a
 queue had expanded first, with the part of its line below it (the queues,
@@ -216,6 +227,9 @@ ROUND_CHUNK: Final = 32
 ROOM_AFTER: Final = 16
 # positions whose stack children a round keeps for the stack (a list of a few ids each)
 STASH_MAX: Final = 50_000
+# every OLDEST_EVERY-th position a round expands is the oldest not yet expanded (the
+# fourth order); the three others share the rest in their turns as before
+OLDEST_EVERY: Final = 3
 
 
 def entry(priority: int, ident: int) -> int:
@@ -253,27 +267,39 @@ def round_search(search: MovableSearch, rules: Rules, state: State,
     # first (at most STASH_MAX positions: past it, the stack expands it again)
     stash: dict[int, list[int]] = {}
     turn = 0
+    sweep = 0
+    oldest = 0  # the oldest-first order: the lowest id not expanded (ids count in the order found)
     expanded = 0
     while wide or home:
-        turn += 1
-        deep = turn % 3 == 0
-        if deep:
-            while stack and done[stack[-1]] and stack[-1] in stash:
-                stack.extend(stash.pop(stack.pop()))
-            if not stack:  # restart from the best of the second queue
-                while home and done[ident_of(home[0])]:
-                    heapq.heappop(home)
-                if not home:
-                    continue
-                j = ident_of(heapq.heappop(home))
-                stacked[j] = 1
-                stack.append(j)
-            i = stack.pop()  # if a queue expanded it already: again, for the stack's line
-        else:
-            heap = wide if (turn % 3 == 1 and wide) or not home else home
-            i = ident_of(heapq.heappop(heap))
-            if done[i]:
+        sweep += 1
+        deep = False
+        if sweep == OLDEST_EVERY:
+            sweep = 0
+            while oldest < len(keys) and done[oldest]:
+                oldest += 1
+            if oldest == len(keys):
                 continue
+            i = oldest
+        else:
+            turn += 1
+            deep = turn % 3 == 0
+            if deep:
+                while stack and done[stack[-1]] and stack[-1] in stash:
+                    stack.extend(stash.pop(stack.pop()))
+                if not stack:  # restart from the best of the second queue
+                    while home and done[ident_of(home[0])]:
+                        heapq.heappop(home)
+                    if not home:
+                        continue
+                    j = ident_of(heapq.heappop(home))
+                    stacked[j] = 1
+                    stack.append(j)
+                i = stack.pop()  # if a queue expanded it already: again, for the stack's line
+            else:
+                heap = wide if (turn % 3 == 1 and wide) or not home else home
+                i = ident_of(heapq.heappop(heap))
+                if done[i]:
+                    continue
         done[i] = 1
         pos = unkey(keys[i])
         found, nexts = search.successors(pos)
