@@ -86,23 +86,28 @@ def mutants(base: State, seed: int, count: int) -> list[State]:
 
 
 def test_a_proof_is_never_wrong_and_it_proves_what_the_walk_does_not() -> None:
-    """Positions cut from the two corpus entries: wherever the proof answers and
-    the whole-card search ends, the position is dead; it proves some the walk of
-    deadbound.py does not, and never answers for an alive one."""
+    """Positions cut from the corpus entries: wherever the proof answers and the
+    whole-card search ends, the position is dead; it proves some that the walk
+    of deadbound.py does not, and it does not answer everywhere (most of these
+    positions are alive)."""
     rules = RULES[LQC]
-    proved = beyond_walk = alive = 0
+    tried = answered = proved = beyond_walk = 0
     for n, entry in enumerate(ROOM):
         for s in mutants(replay(entry)[-1], n, 150):
             shape = rules.movable_moves(s.base)
             assert shape is not None
-            says = room_dead(rules, shape, s)
+            tried += 1
+            if not room_dead(rules, shape, s):
+                continue
+            answered += 1
             whole = whole_card_verdict(rules, s, 3_000)
             if whole is None:
                 continue
-            if says:
-                assert whole is True
-                proved += 1
-                beyond_walk += not never_home(rules, shape, s)
-            alive += whole is False
-    # seeds 0 and 1: 24 proved, 7 of them beyond the walk, 267 alive, 8 past the limit
-    assert proved >= 10 and beyond_walk >= 4 and alive >= 100
+            assert whole is True
+            proved += 1
+            beyond_walk += not never_home(rules, shape, s)
+    # seeds 0..2: 450 positions, 42 answered, 27 of them confirmed (15 past 3,000 positions), 7 of
+    # those beyond the walk
+    # (9,000 more, cut and shuffled, with the whole-card search up to 50,000 positions: 206
+    # confirmed, 55 past it, none wrong)
+    assert proved >= 10 and beyond_walk >= 4 and answered < tried // 4
