@@ -118,8 +118,8 @@ def room_dead(rules: Rules, shape: MovableMoves, state: State) -> bool:
 
 
 def room_steps(rules: Rules, shape: MovableMoves, state: State) -> Generator[None, None, bool]:
-    """:func:`room_dead`, yielding after each pile tried (a pile costs up to a
-    few milliseconds of CPU compiled)."""
+    """:func:`room_dead`, yielding after each card tried (a card costs up to a
+    few milliseconds of CPU compiled, most far less)."""
     if shape.spaces or state.piles[STOCK] or state.piles[WASTE]:
         return False
     if not _ranks_build(rules, state.variant, state.base):
@@ -134,25 +134,27 @@ def room_steps(rules: Rules, shape: MovableMoves, state: State) -> Generator[Non
         return False
     for n in range(1, len(piles)):
         if len(piles[n]) >= 2:
-            if _pile_proves(walk, piles, n):
+            if (yield from _pile_proves(walk, piles, n)):
                 return True
             yield
     return False
 
 
-def _pile_proves(base: _Walk, piles: list[bytes], n: int) -> bool:
+def _pile_proves(base: _Walk, piles: list[bytes], n: int) -> Generator[None, None, bool]:
     """Whether some card of pile ``n`` (above its lowest) never leaves its place
-    by the claim: the walk grown one card deeper into ``n`` at a time."""
+    by the claim: the walk grown one card deeper into ``n`` at a time (it
+    yields after each card tried)."""
     walk = base.copy()
     p = piles[n]
     for q in range(len(p) - 1, 0, -1):
         walk.clamp[n] = q
         if not walk.grow():
-            return False  # a wanted card on top, or a foundation top to take down: deeper only worse
+            return False  # a wanted card on top, or the pair condition: deeper only worse
         if walk.lowest[n] > q:
             return False  # o is never on top: the walk cannot dig to it at all
         if not _may_leave(walk, piles, n, q):
             return True
+        yield
     return False
 
 

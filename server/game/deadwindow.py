@@ -221,9 +221,9 @@ PRIORITY_OFFSET: Final = 1 << 20  # priorities lie above -104 * 1024 (every card
 ID_MASK: Final = (1 << 32) - 1
 # positions a round expands before the next round's turn (and a time check): ~0.5 ms compiled
 ROUND_CHUNK: Final = 32
-# turns of the rounds (each a chunk per round) before the room proof of deadroom.py starts
-# beside them, one pile per turn: ~8 ms of CPU compiled, so the many positions the rounds
-# decide in a few hundred positions never pay for it
+# turns of the rounds (each a chunk per round, ~8 ms of CPU compiled in all) before the room
+# proof of deadroom.py starts beside them, a step (one card of a pile) per turn: the many
+# positions the rounds decide in a few hundred positions never pay for it
 ROOM_AFTER: Final = 16
 # positions whose stack children a round keeps for the stack (a list of a few ids each)
 STASH_MAX: Final = 50_000
