@@ -1,5 +1,6 @@
 """Small asyncio pieces the move path shares: the running loop kept, a write
-lock whose free case is an attribute test, and a plain counter.
+lock whose free case is an attribute test, and a plain counter; and the stop of
+a long-lived task that a single cancel may not end (:func:`stop_task`).
 
 Compiled with the move path (server/corebuild.py, ``SERVER_COMPILED``): each
 replaces a call into the standard library's Python code (``asyncio.Lock``'s
@@ -87,3 +88,26 @@ class Count:
 
     def inc(self) -> None:
         self.value += 1
+
+
+async def stop_task(task: asyncio.Future[None], wait_s: float, every_s: float) -> bool:
+    """Cancel ``task`` and wait up to ``wait_s`` for it to end, cancelling it
+    again every ``every_s``; True if it ended.
+
+    One cancel is not enough for a loop over redis-py calls on Python 3.11:
+    redis-py wraps each write in ``asyncio.wait_for`` (its ``socket_timeout``),
+    and 3.11's ``wait_for`` returns the write's result instead of raising when
+    the cancel arrives after the write finished but before its caller resumed,
+    so the cancel is lost and the loop goes on (Python 3.12's ``wait_for`` no
+    longer does this). A loop stopped here should also check a flag of its own
+    between rounds. The wait itself stays cancellable: a caller's own timeout
+    wins (the task is then left cancelled once more, not waited for)."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + wait_s
+    while not task.done():
+        left = deadline - loop.time()
+        if left <= 0:
+            return False
+        task.cancel()
+        await asyncio.wait({task}, timeout=min(left, every_s))
+    return True

@@ -1,5 +1,5 @@
 """The move path's asyncio pieces (server/aio.py): the kept loop, the write
-lock and the plain counter."""
+lock and the plain counter; and the stop of a task that may lose a cancel."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import asyncio
 
 import pytest
 
-from server.aio import Count, KeptLoop, WriteLock
+from server.aio import Count, KeptLoop, WriteLock, stop_task
 
 
 def test_a_kept_loop_is_asked_again_once_its_loop_has_ended() -> None:
@@ -114,3 +114,41 @@ def test_a_lock_nobody_waited_for_holds_no_queue() -> None:
     assert lock.try_acquire()
     lock.release()
     assert lock._waiters is None
+
+
+def losing(cancels: int) -> tuple[asyncio.Task[None], list[int]]:
+    """A task that loses its first ``cancels`` cancels (as a loop over redis-py
+    calls does on Python 3.11) and ends at the next one; [cancels seen, cancels
+    it loses], the second for the test to lower."""
+    counts = [0, cancels]
+
+    async def loop() -> None:
+        while True:
+            try:
+                await asyncio.sleep(10)
+            except asyncio.CancelledError:
+                counts[0] += 1
+                if counts[0] > counts[1]:
+                    raise
+
+    return asyncio.create_task(loop()), counts
+
+
+async def test_stopping_a_task_cancels_it_again_until_it_ends() -> None:
+    task, counts = losing(2)
+    await asyncio.sleep(0)
+    assert await stop_task(task, 2.0, 0.01)
+    assert task.cancelled() and counts[0] == 3
+
+
+async def test_stopping_a_task_that_never_ends_gives_up_after_its_wait() -> None:
+    task, counts = losing(1_000_000)
+    await asyncio.sleep(0)
+    loop = asyncio.get_running_loop()
+    start = loop.time()
+    assert not await stop_task(task, 0.1, 0.02)
+    assert 0.1 <= loop.time() - start < 1.0 and not task.done() and counts[0] >= 3
+    counts[1] = 0  # the next cancel ends it
+    task.cancel()
+    await asyncio.gather(task, return_exceptions=True)
+    assert task.cancelled()
