@@ -9,7 +9,6 @@ the frame) -> handler (server/handlers/race.py) -> the move path
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import gc
 import http
 import logging
@@ -25,18 +24,20 @@ from . import metrics
 from .arena_runner import ArenaRunner
 from .config import Settings
 from .corebuild import rules_core
+from .endpoint import PlayerEndpoint
 from .game import engine
 from .handlers import dispatch
 from .limits import Address, AddressBook, ConnectionLimits, Limits, client_address, parse_networks
+from .loopprobe import LoopProbe
 from .net.connection import Endpoint, WebsocketSocket, bound_kernel_buffer, serve_connection
 from .net.outbox import WRITE_HIGH_WATER, Outbox
 from .net.sansio import SansioConnection
 from .net.sansio_server import SansioServer, SansioSocket
 from .player import Player
-from .protocol import CLOSE_GOING_AWAY, MAX_FRAME_BYTES, ProtocolError
+from .protocol import CLOSE_GOING_AWAY, MAX_FRAME_BYTES
 from .service import RoomService
 from .store.client import open_client
-from .store.rooms import StoreUnavailable, now_ms
+from .store.rooms import now_ms
 
 log = logging.getLogger("patience.server")
 
@@ -59,33 +60,6 @@ class Handshake(Protocol):
     def remote_address(self) -> Any: ...
 
     def respond(self, status: http.HTTPStatus, text: str) -> Response: ...
-
-
-class PlayerEndpoint:
-    """A connection's endpoint: its messages go to the handlers as its player."""
-
-    __slots__ = ("player", "arenas")
-
-    def __init__(self, player: Player, arenas: ArenaRunner) -> None:
-        self.player = player
-        self.arenas = arenas
-
-    async def handle(self, msg: dict[str, Any]) -> None:
-        try:
-            await dispatch(self.player, msg)
-        except StoreUnavailable:
-            log.warning("store unavailable", extra=self.player.log_extra())
-            raise ProtocolError("store_unavailable",
-                                "the game store is unreachable: nothing was changed") from None
-
-    async def closed(self) -> None:
-        with contextlib.suppress(StoreUnavailable):
-            await self.player.disconnected()
-        with contextlib.suppress(StoreUnavailable):
-            await self.arenas.forget(self.player)  # an arena's member is its connection
-
-    def log_extra(self) -> dict[str, Any]:
-        return self.player.log_extra()
 
 
 class RaceServer:
@@ -119,7 +93,8 @@ class RaceServer:
         return self.service.new_deal()
 
     def _endpoint(self, outbox: Outbox, address: Address) -> Endpoint:
-        return PlayerEndpoint(Player(self.service, outbox, ConnectionLimits(address)), self.arenas)
+        return PlayerEndpoint(Player(self.service, outbox, ConnectionLimits(address)), self.arenas,
+                              dispatch)
 
     def address_of(self, connection: Handshake, request: Request) -> str:
         """The client's address key: the peer's, or the one a trusted proxy forwards."""
@@ -220,6 +195,8 @@ async def run(settings: Settings, redis_url: str) -> None:
     frozen = tune_gc()
     log.info(f"garbage collector: {frozen} start-up objects frozen, thresholds {gc.get_threshold()}",
              extra={"gc_frozen": frozen})
+    if settings.loop_probe_ms:
+        LoopProbe(settings.loop_probe_ms).start()  # a debug switch: logs every 10 s
     log.info("serving", extra={"host": settings.host, "port": app.port, "redis": app.engine})
     print(f"patience-server: serving ws://{settings.host}:{app.port}/ (health: /healthz)", flush=True)
     stop = asyncio.get_running_loop().create_future()

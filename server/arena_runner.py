@@ -30,6 +30,7 @@ from typing import Any
 import msgpack
 
 from . import arena_core
+from .aio import stop_task
 from .arena_core import Line, ScheduleError, parse_schedule
 from .config import ConfigError, Settings
 from .game.variants import get_rules, variant_ids
@@ -47,6 +48,7 @@ PRESENCE_TICKS = 5  # a member not seen for this many ticks is not paired
 LEASE_TICKS = 5  # the lease outlives this many ticks without renewal
 SCHEDULE_AHEAD_MS = 3_600_000  # scheduled arenas are listed an hour before they start
 CLOSE_WAIT_S = 5.0  # how long close() waits for the loop to end after cancelling it
+RECANCEL_S = 0.05  # close() cancels the loop again this often until it ends (see server/aio.py)
 
 _RUNNERS: weakref.WeakKeyDictionary[RoomService, ArenaRunner] = weakref.WeakKeyDictionary()
 
@@ -110,26 +112,31 @@ class ArenaRunner:
         self.arena_of: dict[Player, str] = {}
         self.leases_held = 0  # pairing ticks this process ran as a holder (tests, metrics)
         self._task: asyncio.Task[None] | None = None
+        self._closing = False  # close() was called: the loop ends after the tick in hand
         _RUNNERS[service] = self
 
     def start(self) -> None:
         self._task = asyncio.create_task(self._loop(), name="arenas")
 
     async def close(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            # wait for the loop to end, boundedly, without swallowing a cancellation
-            # of the caller's own (a close under a timeout must stay cancellable)
-            await asyncio.wait({self._task}, timeout=CLOSE_WAIT_S)
+        """End the loop: cancelled, and cancelled again while it runs (a tick's
+        redis-py call can lose a cancel on Python 3.11: server/aio.py), and told
+        by a flag to stop after the tick in hand. Waits at most CLOSE_WAIT_S,
+        and stays cancellable (a close under a timeout must give way to it)."""
+        self._closing = True
+        if self._task is not None and not await stop_task(self._task, CLOSE_WAIT_S, RECANCEL_S):
+            log.warning("the arena loop did not end within %g s of its close", CLOSE_WAIT_S)
 
     async def _loop(self) -> None:
-        while True:
+        while not self._closing:
             try:
                 await self.tick()
             except StoreUnavailable:
                 pass  # the next tick tries again
             except Exception:
                 log.exception("arena tick failed")
+            if self._closing:
+                return  # a cancel lost in the tick (server/aio.py): the flag ends it
             await asyncio.sleep(self.tick_s)
 
     # -- creating -----------------------------------------------------------------------

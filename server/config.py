@@ -88,6 +88,9 @@ class Settings:
     dead_answer_ms: int = 250
     # the dead-search worker's memory above its size at start (a larger search ends without a verdict)
     dead_worker_mb: int = 2048
+    # debug: log the event loop's gaps of at least this many ms and the collector's
+    # pauses every 10 s (server/loopprobe.py; 0: off)
+    loop_probe_ms: int = 0
     # the websocket transport: websockets' asyncio server, or its sans-I/O
     # protocol on a plain asyncio Protocol (server/net/sansio.py)
     # (its default follows PATIENCE_TRANSPORT, so settings built in code, as the
@@ -128,6 +131,7 @@ class Settings:
             arena_group=_int(e, "PATIENCE_ARENA_GROUP", 2, 2, 8),
             arena_race_seconds=_int(e, "PATIENCE_ARENA_RACE_SECONDS", 300, 10, 3600),
             arena_max_players=_int(e, "PATIENCE_ARENA_MAX_PLAYERS", 500, 2, 10_000),
+            loop_probe_ms=_int(e, "PATIENCE_LOOP_PROBE_MS", 0, 0, 10_000),
             dead_offload_ms=_int(e, "PATIENCE_DEAD_OFFLOAD_MS", 50, 0, 60_000),
             dead_answer_ms=_int(e, "PATIENCE_DEAD_ANSWER_MS", 250, 0, 60_000),
             dead_worker_mb=_int(e, "PATIENCE_DEAD_WORKER_MB", 2048, 1, 1_000_000),

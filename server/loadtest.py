@@ -16,6 +16,7 @@ same run and with the same client:
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import random
 import re
@@ -60,8 +61,12 @@ class Proc:
 
 
 def _spawn(args: list[str], env: dict[str, str]) -> Proc:
-    popen = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
-                             env=env)
+    # PATIENCE_BENCH_LOG: a file the spawned processes' logs are appended to (with
+    # PATIENCE_LOOP_PROBE_MS, the server's loop probe; server/loopprobe.py)
+    log_path = env.get("PATIENCE_BENCH_LOG")
+    with open(log_path, "a") if log_path else contextlib.nullcontext() as log_file:
+        popen = subprocess.Popen(args, stdout=subprocess.PIPE, text=True, env=env,
+                                 stderr=log_file if log_file is not None else subprocess.DEVNULL)
     assert popen.stdout is not None
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:

@@ -16,7 +16,7 @@ from .game import engine
 from .game.dead import known_verdict, raises_count
 from .game.moves import BadMove, GameOver, IllegalMove, Move, parse
 from .game.state import State
-from .metrics import MOVES_ACCEPTED, MOVES_REJECTED
+from .metrics import ACCEPTED, MOVES_REJECTED
 from .player import Player
 from .protocol import ProtocolError, encode, error
 from .race import progress_message
@@ -39,7 +39,8 @@ async def play(player: Player, seq: int, text: str, v: int, step: Step = engine.
     # one writer per game: a verdict that lands late (server/verdicts.py) waits
     # for the move in hand, from its check to its store
     lock = player.write_lock
-    await lock.acquire()
+    if not lock.try_acquire():  # free nearly always: no coroutine then
+        await lock.acquire()
     try:
         await _play(player, seq, text, v, step)
     finally:
@@ -112,7 +113,7 @@ async def _play(player: Player, seq: int, text: str, v: int, step: Step) -> None
         raise
     if result == "ok":
         player.progress.accepted(code, player.n, fc, status, progress, with_move)
-        MOVES_ACCEPTED.inc()
+        ACCEPTED.inc()
         player.state, player.v, player.status = new_state, stored_v, status
         player.last_seq = seq
         player.alive = (new_state, moves, inferred)  # for the next move's comes_back

@@ -19,6 +19,7 @@ import unicodedata
 from collections.abc import Coroutine
 from typing import Any
 
+from .aio import WriteLock
 from .game import engine
 from .game.records import positions
 from .game.state import State
@@ -82,7 +83,7 @@ class Player:
         # a dead-position verdict still to come for this game (server/verdicts.py), and
         # the lock that keeps it from landing between a move's check and its store
         self.pending: PendingVerdict | None = None
-        self.write_lock = asyncio.Lock()
+        self.write_lock = WriteLock()
         self.start_task: asyncio.Task[None] | None = None
         self.ghost: asyncio.Task[None] | None = None  # a ghost race's ghost (server/ghost.py)
         self._tasks: set[asyncio.Task[None]] = set()  # work started by room events

@@ -17,6 +17,8 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from .aio import KeptLoop
+
 log = logging.getLogger("patience.progress")
 
 PROGRESS_EVERY_S = 0.25
@@ -38,7 +40,7 @@ class ProgressThrottle:
         self._held: tuple[str, int, Encode] | None = None
         self._superseded: tuple[str, int, Encode] | None = None
         self._timer: asyncio.TimerHandle | None = None
-        self._loop: asyncio.AbstractEventLoop | None = None  # the running loop, kept
+        self._loop = KeptLoop()
         self.task: asyncio.Future[Any] | None = None  # the last held-back publish
 
     def send_with_move(self, fc: int, status: str) -> bool:
@@ -75,10 +77,7 @@ class ProgressThrottle:
     def _schedule(self) -> None:
         if self._timer is None:
             delay = max(0.0, PROGRESS_EVERY_S - (self._clock() - self._sent_at))
-            loop = self._loop
-            if loop is None or not loop.is_running():  # get_running_loop costs a getpid call
-                loop = self._loop = asyncio.get_running_loop()
-            self._timer = loop.call_later(delay, self._fire)
+            self._timer = self._loop.get().call_later(delay, self._fire)
 
     def _fire(self) -> None:
         self._timer = None

@@ -29,6 +29,7 @@ import asyncio
 import logging
 from typing import Any, Protocol
 
+from .aio import WriteLock
 from .game import engine
 from .game.state import State
 from .progress import ProgressThrottle
@@ -71,7 +72,7 @@ class Judged(Protocol):
     last_seq: int
     last_answer: list[bytes]
     pending: PendingVerdict | None
-    write_lock: asyncio.Lock
+    write_lock: WriteLock
     progress: ProgressThrottle
 
     def need_room(self) -> str: ...
@@ -113,26 +114,15 @@ async def _land(player: Judged, pending: PendingVerdict) -> None:
     try:
         while True:
             is_dead = await pending.verdict
-            async with player.write_lock:
-                if player.pending is not pending or player.code != code or player.state is None:
-                    return  # superseded, or the player left the game
-                player.pending = None
-                if is_dead:
-                    await _end(player, engine.DEAD, pending.v)
-                    return
-                if is_dead is None:
-                    return  # the search outgrew the worker: no verdict, the game goes on
-                if player.state is pending.state or not pending.covered:
-                    return  # the answer given stands, or later moves judged themselves
-                # alive, and moves since relied on it: judge where the player is now
-                state = player.state
-                status, _, verdict = await player.service.check(state)
-                if verdict is None:
-                    if status != engine.IN_PROGRESS:
-                        await _end(player, status, player.v)
-                    return
-                pending = PendingVerdict(state, player.v, engine.foundation_cards(state), verdict)
-                player.pending = pending
+            lock = player.write_lock
+            await lock.acquire()
+            try:
+                following = await _apply(player, pending, code, is_dead)
+            finally:
+                lock.release()
+            if following is None:
+                return
+            pending = following
     except asyncio.CancelledError:
         raise
     except StoreUnavailable:
@@ -140,6 +130,32 @@ async def _land(player: Judged, pending: PendingVerdict) -> None:
         log.warning("a dead-position verdict could not be stored", extra=player.log_extra())
     except Exception:
         log.exception("applying a dead-position verdict failed", extra=player.log_extra())
+
+
+async def _apply(player: Judged, pending: PendingVerdict, code: str | None,
+                 is_dead: bool | None) -> PendingVerdict | None:
+    """A verdict that landed, under the player's write lock; the verdict to wait
+    for next, if the position judged now needs one."""
+    if player.pending is not pending or player.code != code or player.state is None:
+        return None  # superseded, or the player left the game
+    player.pending = None
+    if is_dead:
+        await _end(player, engine.DEAD, pending.v)
+        return None
+    if is_dead is None:
+        return None  # the search outgrew the worker: no verdict, the game goes on
+    if player.state is pending.state or not pending.covered:
+        return None  # the answer given stands, or later moves judged themselves
+    # alive, and moves since relied on it: judge where the player is now
+    state = player.state
+    status, _, verdict = await player.service.check(state)
+    if verdict is None:
+        if status != engine.IN_PROGRESS:
+            await _end(player, status, player.v)
+        return None
+    following = PendingVerdict(state, player.v, engine.foundation_cards(state), verdict)
+    player.pending = following
+    return following
 
 
 async def _end(player: Judged, status: str, since_v: int) -> None:

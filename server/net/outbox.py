@@ -21,6 +21,7 @@ from typing import Protocol
 
 from websockets.protocol import State
 
+from ..aio import KeptLoop
 from ..protocol import CLOSE_SLOW
 
 log = logging.getLogger("patience.outbox")
@@ -79,12 +80,13 @@ class Outbox:
         # the queued progress of each opponent: a newer one replaces it (progress
         # is a snapshot, so only the newest matters)
         self._progress: dict[int, _Entry] = {}
-        # progress lingering for the next frame (at most one per opponent, the newest)
-        self._linger_s = progress_linger_s
+        # progress lingering for the next frame (at most one per opponent, the newest),
+        # released by the tick shared by every outbox lingering as long as this one
+        self._tick = linger_tick(progress_linger_s) if progress_linger_s > 0 else None
         self._lingering: dict[int, bytes] = {}
-        self._linger_timer: asyncio.TimerHandle | None = None
+        self._in_tick = False  # handed to the tick, which has not released it yet
         self._writer: asyncio.Task[None] | None = None
-        self._loop: asyncio.AbstractEventLoop | None = None  # see _running_loop
+        self._loop = KeptLoop()
         self.closed_for: str | None = None  # why the outbox gave up, once it has
 
     # -- enqueueing (never waits) ------------------------------------------------
@@ -107,19 +109,24 @@ class Outbox:
         nothing; a newer one of the same player meanwhile replaces it)."""
         if self.closed_for is not None:
             return
-        if linger and self._linger_s > 0 and not self._queue:
+        tick = self._tick
+        if linger and tick is not None and not self._queue:
             self._lingering[player] = payload
-            if self._linger_timer is None:
-                self._linger_timer = self._running_loop().call_later(self._linger_s, self._release)
+            if not self._in_tick:
+                self._in_tick = True
+                tick.add(self)
             return
         self._lingering.pop(player, None)  # older than this one
         self._progress_now(player, payload)
 
+    def linger_over(self) -> None:
+        """The shared tick's turn: send what still lingers."""
+        self._in_tick = False
+        if self._lingering:
+            self._release()
+
     def _release(self) -> None:
-        """Send what lingers (the timer, or a frame that goes now)."""
-        if self._linger_timer is not None:
-            self._linger_timer.cancel()
-            self._linger_timer = None
+        """Send what lingers (the tick, or a frame that goes now)."""
         lingering, self._lingering = self._lingering, {}
         for player, payload in lingering.items():
             self._progress_now(player, payload)
@@ -156,16 +163,8 @@ class Outbox:
                          f"or {self._max_frames} messages")
             return
         if self._writer is None or self._writer.done():
-            self._writer = self._running_loop().create_task(self._drain_queue(),
+            self._writer = self._loop.get().create_task(self._drain_queue(),
                                                             name="outbox-writer")
-
-    def _running_loop(self) -> asyncio.AbstractEventLoop:
-        """The running loop, kept (``asyncio.get_running_loop()`` costs a
-        ``getpid`` system call); asked again when the kept one is not running."""
-        loop = self._loop
-        if loop is None or not loop.is_running():
-            loop = self._loop = asyncio.get_running_loop()
-        return loop
 
     # -- the writer ----------------------------------------------------------------
     async def _drain_queue(self) -> None:
@@ -230,10 +229,7 @@ class Outbox:
         self._queue.clear()
         self._progress.clear()
         self._bytes = 0
-        self._lingering.clear()
-        if self._linger_timer is not None:
-            self._linger_timer.cancel()
-            self._linger_timer = None
+        self._lingering.clear()  # the tick finds nothing to send
 
     def stop(self) -> None:
         """The connection ended: forget what is queued."""
@@ -241,3 +237,49 @@ class Outbox:
         self._forget()
         if self._writer is not None:
             self._writer.cancel()
+
+
+class LingerTick:
+    """Releases the lingering progress of every outbox that handed itself in
+    since the last tick: one timer for all the connections of the process, not
+    one per connection (at 1,000 players, each opponent's progress started a
+    timer of its own on each connection). An outbox waits at most ``delay_s``."""
+
+    def __init__(self, delay_s: float) -> None:
+        self.delay_s = delay_s
+        self._due: list[Outbox] = []  # each outbox once (its _in_tick): bounded by the connections
+        self._timer: asyncio.TimerHandle | None = None
+        self._timer_loop: asyncio.AbstractEventLoop | None = None
+        self._loop = KeptLoop()
+
+    def add(self, outbox: Outbox) -> None:
+        loop = self._loop.get()
+        if self._timer is not None and self._timer_loop is not loop:
+            self._timer, self._due = None, []  # left by a loop that has ended (tests)
+        self._due.append(outbox)
+        if self._timer is None:
+            self._timer = loop.call_later(self.delay_s, self._fire)
+            self._timer_loop = loop
+
+    def _fire(self) -> None:
+        self._timer = None
+        due, self._due = self._due, []
+        for outbox in due:
+            try:
+                outbox.linger_over()
+            except Exception:  # one connection's failure must not hold the others' progress
+                log.exception("releasing a lingering progress failed")
+
+
+_TICKS: dict[float, LingerTick] = {}  # by delay: the server's one, and the few tests use
+TICKS_MAX = 8
+
+
+def linger_tick(delay_s: float) -> LingerTick:
+    """The tick shared by the outboxes that linger ``delay_s``."""
+    tick = _TICKS.get(delay_s)
+    if tick is None:
+        if len(_TICKS) >= TICKS_MAX:
+            _TICKS.clear()  # only a lookup: each outbox keeps its own tick
+        tick = _TICKS[delay_s] = LingerTick(delay_s)
+    return tick

@@ -102,7 +102,7 @@ class SansioConnection(asyncio.Protocol):
         self._timer("open", OPEN_TIMEOUT_S, self._open_timed_out)
 
     def data_received(self, data: bytes) -> None:
-        if self._fast and self.protocol.state is State.OPEN:
+        if self._fast and self.protocol._state is State.OPEN:  # see send
             data = self._fast_frames(data)
             if not data:
                 if self.protocol.writes:
@@ -244,7 +244,7 @@ class SansioConnection(asyncio.Protocol):
         generator: mypyc compiles this module, and not async generators.)"""
         inbox = self._inbox
         while not inbox:
-            if self.protocol.state is State.CLOSED:
+            if self.protocol._state is State.CLOSED:
                 raise StopAsyncIteration
             self._waiter = self.loop.create_future()
             await self._waiter
@@ -261,7 +261,9 @@ class SansioConnection(asyncio.Protocol):
         """Queue a binary frame; it is written at the end of this loop tick,
         with every other frame this connection is sent meanwhile."""
         protocol = self.protocol
-        if protocol.state is not State.OPEN:
+        # the protocol's own attribute: its ``state`` property is a Python call,
+        # several per move on this path (the protocol reads ``_state`` itself)
+        if protocol._state is not State.OPEN:
             return
         # the frame websockets' send_binary would make, without its Frame
         # object: queued in the protocol's own list, in order with its frames
@@ -275,7 +277,8 @@ class SansioConnection(asyncio.Protocol):
         self._flush_scheduled = False
         self._unflushed = 0
         transport = self.transport
-        data = self.protocol.data_to_send()
+        protocol = self.protocol
+        data, protocol.writes = protocol.writes, []  # data_to_send(), without its Python call
         if not data or transport is None or transport.is_closing():
             return
         if len(data) == 1 and data[0]:

@@ -22,7 +22,7 @@ class SansioSocket:
 
     @property
     def state(self) -> State:
-        return self._conn.protocol.state
+        return self._conn.protocol._state  # the property's own attribute: no Python call
 
     def write_now(self, payload: bytes) -> None:
         self._conn.send(payload)

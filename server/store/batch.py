@@ -25,7 +25,8 @@ from typing import Any
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import ResponseError
 
-from .resp import RespConnection, array_header, pack_args
+from ..aio import KeptLoop
+from .resp import Command, RespConnection
 from .router import SINGLE, Address, Router
 
 MAX_BATCH = 512
@@ -39,6 +40,18 @@ Job = tuple[Pending, bool]
 
 
 _ASKING = RespConnection.pack(("ASKING",))
+
+
+def pack_args(args: Command) -> bytes:
+    """Arguments in Redis' wire format without the array header, for a command
+    assembled from parts packed once (see :func:`array_header`); here, in a
+    compiled module, because a move's own arguments are packed on every move."""
+    packed = RespConnection.pack(args)
+    return packed[packed.index(b"\r\n") + 2:]
+
+
+def array_header(n: int) -> bytes:
+    return b"*%d\r\n" % n
 
 
 class ReplicaLagging(RedisConnectionError):
@@ -57,7 +70,7 @@ class ScriptBatcher:
         self.round_trips = 0
         self.on_round_trip: Callable[[], None] | None = None
         self._flusher: asyncio.Future[None] | None = None
-        self._loop: asyncio.AbstractEventLoop | None = None  # see _running_loop
+        self._loop = KeptLoop()
 
     async def call(self, keys: list[str], args: list[Any], slot: int = 0) -> Any:
         return await self._queue(("EVALSHA", self._sha, len(keys), *keys, *args), slot)
@@ -84,7 +97,7 @@ class ScriptBatcher:
         return self._enqueue(RespConnection.pack(command), slot)
 
     def _enqueue(self, packed: bytes, slot: int) -> asyncio.Future[Any]:
-        loop = self._running_loop()
+        loop = self._loop.get()
         fut: asyncio.Future[Any] = loop.create_future()
         self._pending.append((packed, fut, slot))
         if not self._flushing:
@@ -92,21 +105,11 @@ class ScriptBatcher:
             loop.call_soon(self._start_flush)
         return fut
 
-    def _running_loop(self) -> asyncio.AbstractEventLoop:
-        """The running loop, kept: ``asyncio.get_running_loop()`` makes a
-        ``getpid`` system call each time (its check against a fork), twice
-        per move here. Asked again when the kept one is not running (a
-        batcher outliving its loop, as in tests)."""
-        loop = self._loop
-        if loop is None or not loop.is_running():
-            loop = self._loop = asyncio.get_running_loop()
-        return loop
-
     def close(self) -> None:
         self._router.close()
 
     def _start_flush(self) -> None:
-        self._flusher = self._running_loop().create_task(self._flush())
+        self._flusher = self._loop.get().create_task(self._flush())
 
     async def _flush(self) -> None:
         try:

@@ -17,6 +17,12 @@ that aborts the connection, not by an ``asyncio.timeout`` around every request:
 under load the batcher sends a pipeline every few hundred microseconds, and a
 timeout's context manager and timer per pipeline were a measurable part of the
 move path; the watchdog sets one timer per ``timeout`` while requests flow.
+
+The socket is driven by a plain :class:`asyncio.Protocol` (:class:`_Link`): the
+bytes that arrive go straight into the hiredis parser and wake the one waiting
+reader, without asyncio's stream reader and writer (their Python coroutines,
+buffer and futures were a few microseconds per pipeline and per published
+message on the hub's connection; docs/benchmarks.md, round 4).
 """
 
 from __future__ import annotations
@@ -25,7 +31,7 @@ import asyncio
 import contextlib
 import ssl
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, cast
 
 import hiredis
 from redis.asyncio import Redis
@@ -34,19 +40,76 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import ResponseError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
-READ_CHUNK = 1 << 16
+from ..aio import KeptLoop
+
 Command = Sequence[str | bytes | int | float]
 
 
-def pack_args(args: Command) -> bytes:
-    """Arguments in Redis' wire format without the array header, for a command
-    assembled from parts packed once (see :func:`array_header`)."""
-    packed = RespConnection.pack(args)
-    return packed[packed.index(b"\r\n") + 2:]
+class _Link(asyncio.Protocol):
+    """One connection's socket: what arrives goes into ``reader`` (hiredis) and
+    wakes the waiting reader; a full write buffer makes writers wait."""
 
+    def __init__(self, reader: hiredis.Reader) -> None:
+        self.reader = reader
+        self.transport: asyncio.Transport | None = None
+        self.closed = False  # the peer closed, or the connection was lost
+        self.waiter: asyncio.Future[None] | None = None  # a reader waiting for bytes
+        self._paused = False
+        self._drained: asyncio.Future[None] | None = None
 
-def array_header(n: int) -> bytes:
-    return b"*%d\r\n" % n
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        self.transport = cast(asyncio.Transport, transport)  # uvloop's is not a subclass
+
+    def data_received(self, data: bytes) -> None:
+        self.reader.feed(data)
+        self.wake()
+
+    def eof_received(self) -> bool:
+        self.closed = True
+        self.wake()
+        return False  # the transport closes itself
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.closed = True
+        self.wake()
+        self._resume()
+
+    def pause_writing(self) -> None:
+        self._paused = True
+
+    def resume_writing(self) -> None:
+        self._paused = False
+        self._resume()
+
+    def wake(self) -> None:
+        waiter = self.waiter
+        if waiter is not None and not waiter.done():
+            waiter.set_result(None)
+
+    def _resume(self) -> None:
+        drained = self._drained
+        if drained is not None and not drained.done():
+            drained.set_result(None)
+
+    def is_open(self) -> bool:
+        return not self.closed and self.transport is not None and not self.transport.is_closing()
+
+    async def drain(self) -> None:
+        """Wait while the transport's buffer is over its high-water mark."""
+        if self._paused and not self.closed:
+            self._drained = asyncio.get_running_loop().create_future()
+            await self._drained
+            self._drained = None
+        if self.closed:
+            raise RedisConnectionError("redis closed the connection")
+
+    async def readable(self) -> None:
+        """Wait for more bytes (or the end of the connection)."""
+        self.waiter = asyncio.get_running_loop().create_future()
+        try:
+            await self.waiter
+        finally:
+            self.waiter = None
 
 
 class RespConnection:
@@ -59,8 +122,7 @@ class RespConnection:
         self._db, self._username, self._password = db, username, password
         self._tls = tls
         self.timeout = timeout
-        self._stream: asyncio.StreamReader | None = None
-        self._writer: asyncio.StreamWriter | None = None
+        self._link: _Link | None = None
         self._reader = hiredis.Reader(replyError=ResponseError)
         self._leaving: dict[bytes, int] = {}  # shard channels we asked to leave, unconfirmed
         # the request in flight: when it was sent (None: none), and whether the
@@ -68,6 +130,7 @@ class RespConnection:
         self._sent_at: float | None = None
         self._timed_out = False
         self._watchdog: asyncio.TimerHandle | None = None
+        self._loop = KeptLoop()
 
     @classmethod
     def like(cls, redis: Redis, timeout: float = 5.0) -> RespConnection:
@@ -81,19 +144,19 @@ class RespConnection:
                    tls=tls, timeout=timeout)
 
     async def open(self) -> None:
-        if self._writer is not None:
-            assert self._stream is not None
-            if not self._stream.at_eof() and not self._writer.is_closing():
+        if self._link is not None:
+            if self._link.is_open():
                 return
             self.close()  # Redis closed it while idle (a restart, a kill): open a new one
         try:
             async with asyncio.timeout(self.timeout):
+                loop = asyncio.get_running_loop()
+                self._reader = reader = hiredis.Reader(replyError=ResponseError)
                 if self._path:
-                    self._stream, self._writer = await asyncio.open_unix_connection(self._path)
+                    _, self._link = await loop.create_unix_connection(lambda: _Link(reader), self._path)
                 else:
-                    self._stream, self._writer = await asyncio.open_connection(
-                        self._host, self._port, ssl=self._tls)
-                self._reader = hiredis.Reader(replyError=ResponseError)
+                    _, self._link = await loop.create_connection(
+                        lambda: _Link(reader), self._host, self._port, ssl=self._tls)
                 self._leaving = {}
                 hello: list[Command] = []
                 if self._password:
@@ -118,17 +181,20 @@ class RespConnection:
             raise
 
     def close(self) -> None:
-        writer, self._writer, self._stream = self._writer, None, None
-        if writer is not None:
+        link, self._link = self._link, None
+        if link is not None and link.transport is not None:
             with contextlib.suppress(Exception):
-                writer.close()
+                link.transport.close()
 
     def abort(self) -> None:
         """Drop the connection at once: no TLS goodbye, which a peer that stopped
         answering would never acknowledge. A pending read ends there."""
-        writer, self._writer, self._stream = self._writer, None, None
-        if writer is not None:
-            writer.transport.abort()
+        link, self._link = self._link, None
+        if link is not None:
+            link.closed = True
+            link.wake()  # the pending read ends now, not at the loss's callback
+            if link.transport is not None:
+                link.transport.abort()
 
     @staticmethod
     def pack(command: Command) -> bytes:
@@ -137,8 +203,13 @@ class RespConnection:
         return bytes(pack(tuple(command)))
 
     def _write(self, commands: Sequence[Command]) -> None:
-        assert self._writer is not None
-        self._writer.write(b"".join(map(self.pack, commands)))
+        self._write_packed(b"".join(map(self.pack, commands)))
+
+    def _write_packed(self, data: bytes) -> None:
+        link = self._link
+        if link is None or link.transport is None or link.closed:
+            raise RedisConnectionError("not connected")
+        link.transport.write(data)
 
     async def _read(self) -> Any:
         """The next reply; an error reply comes back as a ``ResponseError`` value."""
@@ -146,12 +217,12 @@ class RespConnection:
             reply = self._reader.gets()
             if reply is not False:
                 return reply
-            if self._stream is None:
+            link = self._link
+            if link is None:
                 raise RedisConnectionError("not connected")
-            data = await self._stream.read(READ_CHUNK)
-            if not data:
+            if link.closed:
                 raise RedisConnectionError("redis closed the connection")
-            self._reader.feed(data)
+            await link.readable()
 
     async def execute(self, commands: Sequence[Command]) -> list[Any]:
         """Send ``commands`` as one pipeline and return their replies in order."""
@@ -159,15 +230,18 @@ class RespConnection:
 
     async def execute_packed(self, packed: Sequence[bytes]) -> list[Any]:
         """:meth:`execute` for commands already passed through :meth:`pack`."""
-        await self.open()
-        loop = asyncio.get_running_loop()
+        link = self._link
+        if link is None or not link.is_open():
+            await self.open()
+        loop = self._loop.get()
         self._sent_at, self._timed_out = loop.time(), False
         if self._watchdog is None:
             self._watchdog = loop.call_at(self._sent_at + self.timeout, self._watch, loop)
         try:
-            assert self._writer is not None
-            self._writer.write(b"".join(packed))
-            await self._writer.drain()
+            self._write_packed(b"".join(packed))
+            link = self._link
+            assert link is not None
+            await link.drain()
             # the replies already read come off the parser without a coroutine each
             replies, reader = [], self._reader
             for _ in packed:
@@ -222,8 +296,6 @@ class RespConnection:
             await self._send_now(("SUNSUBSCRIBE", channel))
 
     async def _send_now(self, command: Command) -> None:
-        if self._writer is None:
-            raise RedisConnectionError("not connected")
         try:
             self._write([command])
         except (OSError, RuntimeError) as exc:

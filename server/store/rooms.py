@@ -17,11 +17,10 @@ from redis.asyncio import Redis
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
-from ..metrics import MOVE_ROUND_TRIPS
+from ..metrics import ROUND_TRIPS
 from ..protocol import MAX_PLAYERS
 from . import keys, lua
-from .batch import ScriptBatcher
-from .resp import pack_args
+from .batch import ScriptBatcher, pack_args
 from .router import Router, slot_of
 from .server_version import require_version
 
@@ -135,7 +134,7 @@ class RoomStore:
         self._index_add = redis.register_script(lua.INDEX_ADD)
         # replicas > 0 (PATIENCE_DURABILITY=replica): a move is acknowledged once on a replica too
         self._moves = ScriptBatcher(Router(redis), lua.MOVE, replicas=replicas)
-        self._moves.on_round_trip = MOVE_ROUND_TRIPS.inc
+        self._moves.on_round_trip = ROUND_TRIPS.inc
         self._move_fixed: dict[tuple[str, int], tuple[bytes, bytes]] = {}
         self._slots: dict[str, int] = {}
 

@@ -435,6 +435,34 @@ async def test_closing_the_runner_is_bounded_and_stays_cancellable(make_server: 
     runner._task = None
 
 
+async def test_closing_ends_a_loop_busy_in_redis_every_time(make_server: ServerFactory,
+                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """Python 3.11's ``asyncio.wait_for``, which redis-py puts around each write,
+    loses a cancel that arrives just as the write completes: a runner busy in
+    Redis went on ticking after its close, and a test loop's teardown then
+    waited for it for good. Its close must end it each time, at the latest
+    once the tick in hand is over."""
+    app = await make_server()
+    runner = app.arenas
+    await runner.close()  # the real loop
+    redis = app.redis
+
+    async def busy() -> None:  # a tick that is all redis-py calls
+        for _ in range(300):
+            await redis.get("arena-test:busy")
+
+    monkeypatch.setattr(runner, "tick", busy)
+    loop = asyncio.get_running_loop()
+    for _ in range(8):
+        runner._closing = False
+        runner._task = task = asyncio.create_task(runner._loop())
+        await asyncio.sleep(0.01)
+        start = loop.time()
+        await runner.close()
+        assert task.done(), "the loop outlived its close"
+        assert loop.time() - start < 1.0
+
+
 async def test_a_member_who_leaves_after_a_race_and_joins_again_is_paired_again(
         make_server: ServerFactory, rdb: aioredis.Redis) -> None:
     """Leaving the arena and coming back while still sitting in its finished race

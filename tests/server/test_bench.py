@@ -6,9 +6,11 @@ and parts), fed made-up figures. Nothing here is timed."""
 from __future__ import annotations
 
 import json
+import os
 import random
 import subprocess
 import sys
+from pathlib import Path
 from typing import Any
 
 import msgpack
@@ -17,7 +19,7 @@ import pytest
 from server.benchcluster import sizing
 from server.benchrun import P99_LIMIT, knee, targets
 from server.loadgen import SATURATED, Phase, rooms_of
-from server.loadtest import READY_TRIES, Player, Stats
+from server.loadtest import READY_TRIES, Player, Stats, _spawn
 from tests.localcluster_support import needs_haproxy
 
 
@@ -218,3 +220,13 @@ async def test_a_refused_ready_is_sent_again_and_the_seating_goes_on(
     player.ws = always  # type: ignore[assignment]
     with pytest.raises(RuntimeError):
         await player.started()
+
+
+def test_the_spawned_processes_log_goes_to_the_bench_log_when_asked(tmp_path: Path) -> None:
+    script = "import sys; print('ws://127.0.0.1:1/', flush=True); sys.stderr.write('probe line\\n')"
+    log = tmp_path / "bench.log"
+    for env in ({**os.environ, "PATIENCE_BENCH_LOG": str(log)}, dict(os.environ)):
+        proc = _spawn([sys.executable, "-c", script], env)
+        assert proc.port == 1
+        proc.popen.wait(10)
+    assert log.read_text() == "probe line\n"  # once: the second run's log went nowhere

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from typing import Any
 
 from websockets.protocol import State
 
@@ -227,3 +228,60 @@ def test_an_outbox_outliving_its_loop_times_on_the_running_one() -> None:
     assert asyncio.run(linger()) == [b"p"]
     sock.written.clear()
     assert asyncio.run(linger()) == [b"p"]  # a timer on the closed loop would never fire
+
+
+async def test_the_lingering_progress_of_many_connections_shares_one_timer() -> None:
+    """One timer per linger period for the whole process, not one per connection
+    (1,000 players: a timer per opponent's progress per connection)."""
+    loop = asyncio.get_running_loop()
+    timers = []
+    call_later = loop.call_later
+
+    def counted(delay: float, callback: Any, *args: Any) -> asyncio.TimerHandle:
+        timers.append(delay)
+        return call_later(delay, callback, *args)
+
+    loop.call_later = counted  # type: ignore[method-assign]
+    try:
+        socks = [FakeSocket() for _ in range(50)]
+        boxes = [Outbox(sock, progress_linger_s=0.03) for sock in socks]
+        for i, box in enumerate(boxes):
+            box.send_progress(2, b"p%d" % i)
+            box.send_progress(3, b"q%d" % i)
+        boxes[0].send(b"view")  # one goes early, with its connection's own frame
+        assert socks[0].written == [b"p0", b"q0", b"view"]
+        assert all(sock.written == [] for sock in socks[1:])
+    finally:
+        loop.call_later = call_later  # type: ignore[method-assign]
+    assert timers == [0.03]
+    await asyncio.sleep(0.1)
+    assert socks[0].written == [b"p0", b"q0", b"view"]  # nothing twice
+    assert all(sock.written == [b"p%d" % i, b"q%d" % i] for i, sock in enumerate(socks) if i)
+
+
+async def test_a_connection_lingers_again_after_the_shared_tick() -> None:
+    sock = FakeSocket()
+    box = Outbox(sock, progress_linger_s=0.02)
+    box.send_progress(2, b"a")
+    await asyncio.sleep(0.06)
+    box.send_progress(2, b"b")
+    assert sock.written == [b"a"]
+    await asyncio.sleep(0.06)
+    assert sock.written == [b"a", b"b"]
+
+
+def test_a_tick_left_pending_by_an_ended_loop_does_not_hold_the_next_loops_progress() -> None:
+    sock = FakeSocket()
+    box = Outbox(sock, progress_linger_s=0.025)
+
+    async def linger_and_leave() -> None:
+        box.send_progress(2, b"lost")  # the loop ends before the tick
+
+    async def linger() -> list[bytes]:
+        other = FakeSocket()
+        Outbox(other, progress_linger_s=0.025).send_progress(2, b"p")
+        await asyncio.sleep(0.08)
+        return list(other.written)
+
+    asyncio.run(linger_and_leave())
+    assert asyncio.run(linger()) == [b"p"]

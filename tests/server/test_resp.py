@@ -14,8 +14,8 @@ from redis.exceptions import NoScriptError, ResponseError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from server.store import keys
-from server.store.batch import ScriptBatcher
-from server.store.resp import RespConnection, pack_args
+from server.store.batch import ScriptBatcher, pack_args
+from server.store.resp import RespConnection
 from server.store.rooms import RoomStore
 
 ECHO_KEYS = "return {KEYS[1], ARGV[1]}"

@@ -1,0 +1,51 @@
+"""A connection's endpoint (server/endpoint.py): a move goes straight to the
+move path, every other message to the handlers' dispatch; a store that is away
+becomes the protocol's ``store_unavailable``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from server.app import RaceServer
+from server.endpoint import PlayerEndpoint
+from server.limits import unlimited
+from server.net.outbox import Outbox
+from server.player import Player
+from server.protocol import ProtocolError
+from server.store.rooms import StoreUnavailable
+from tests.server.test_outbox import FakeSocket
+
+MOVE = {"t": "move", "seq": 1, "move": "t1 f1", "v": 0}
+
+
+def endpoint(server: RaceServer, dispatched: list[str], fail: BaseException | None = None
+             ) -> PlayerEndpoint:
+    async def dispatch(player: Player, msg: dict[str, Any]) -> None:
+        dispatched.append(msg["t"])
+        if fail is not None:
+            raise fail
+
+    player = Player(server.service, Outbox(FakeSocket()), unlimited())
+    return PlayerEndpoint(player, server.arenas, dispatch)
+
+
+async def test_a_move_after_hello_skips_the_dispatch_and_the_rest_go_through_it(
+        server: RaceServer) -> None:
+    dispatched: list[str] = []
+    ep = endpoint(server, dispatched)
+    await ep.handle(dict(MOVE))  # before hello: the dispatch refuses it (hello_first)
+    await ep.handle({"t": "ping"})
+    assert dispatched == ["move", "ping"]
+    ep.player.hello = True
+    with pytest.raises(ProtocolError) as refused:
+        await ep.handle(dict(MOVE))  # the move path itself: no room yet
+    assert refused.value.code == "not_in_room" and dispatched == ["move", "ping"]
+
+
+async def test_a_store_away_is_answered_store_unavailable(server: RaceServer) -> None:
+    ep = endpoint(server, [], StoreUnavailable("connection refused"))
+    with pytest.raises(ProtocolError) as refused:
+        await ep.handle({"t": "ping"})
+    assert refused.value.code == "store_unavailable"
