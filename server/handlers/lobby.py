@@ -6,6 +6,7 @@ the first write (leaving the current room included).
 
 from __future__ import annotations
 
+import contextlib
 import hmac
 import logging
 import re
@@ -78,9 +79,17 @@ async def on_create(player: Player, msg: dict[str, Any]) -> None:
     private = msg.get("private", True)
     await player.leave_current()
     code = await service.open_room(variant, service.new_deal(), msg.get("players", 2), private)
-    await player.join(code)
-    if not private:  # an open room is one a quick race may join
+    if not private:
+        # an open room is one a quick race may join: listed before its host hears
+        # "joined", so a quick race asked for after that finds it
         await service.store.add_quick(variant, code)
+    try:
+        await player.join(code)
+    except Exception:
+        if not private:  # nobody took it: off the list (best effort; a lobby's TTL ends it anyway)
+            with contextlib.suppress(Exception):
+                await service.store.remove_quick(variant, code)
+        raise
 
 
 async def on_join(player: Player, msg: dict[str, Any]) -> None:

@@ -331,6 +331,34 @@ async def test_quick_race_finds_an_open_room_someone_created(url: str, rdb: aior
         await close_all([host, guest])
 
 
+async def test_an_open_room_is_listed_before_its_host_hears_joined(url: str, rdb: aioredis.Redis) -> None:
+    # A quick race asked for right after the host's "joined" must find the room
+    # (it once listed the room after the join, and a guest opened a room of its
+    # own). Redis's MONITOR gives the order of the two writes.
+    host = Bot(url, "lister")
+    monitor = rdb.monitor()
+    await monitor.connect()
+    await monitor.connection.send_command("MONITOR")
+    assert await monitor.connection.read_response() in (b"OK", "OK")
+    try:
+        await host.connect()
+        await host.send({"t": "create", "variant": "czarina", "players": 3, "private": False})
+        code = (await host.expect("joined"))["code"]
+        listed = joined = None
+        for i in range(10_000):
+            command = (await asyncio.wait_for(monitor.next_command(), 5))["command"]
+            if listed is None and "quick:czarina" in command and code in command:
+                listed = i
+            if joined is None and command.startswith("EVALSHA") and store_keys.player(code, 1) in command:
+                joined = i
+            if listed is not None and joined is not None:
+                break
+        assert listed is not None and joined is not None and listed < joined
+    finally:
+        await monitor.connection.disconnect()
+        await close_all([host])
+
+
 async def test_joining_another_room_from_a_lobby_leaves_the_old_one(url: str, rdb: aioredis.Redis) -> None:
     bots, first = await seat([url, url])
     try:
