@@ -111,3 +111,25 @@ async def stop_task(task: asyncio.Future[None], wait_s: float, every_s: float) -
         task.cancel()
         await asyncio.wait({task}, timeout=min(left, every_s))
     return True
+
+
+async def stop_others(wait_s: float, every_s: float) -> int:
+    """Cancel every task of the running loop but the caller's, again every
+    ``every_s``, for at most ``wait_s``; returns how many are still running.
+
+    A process's last step: ``asyncio.run`` (and uvloop's) cancel the tasks left
+    once and then wait for them without a bound, so one task whose cancel was
+    lost (:func:`stop_task`) would keep a stopped server from exiting."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + wait_s
+    me = asyncio.current_task()
+    left = [t for t in asyncio.all_tasks() if t is not me and not t.done()]
+    while left:
+        remaining = deadline - loop.time()
+        if remaining <= 0:
+            break
+        for task in left:
+            task.cancel()
+        await asyncio.wait(left, timeout=min(remaining, every_s))
+        left = [t for t in left if not t.done()]
+    return len(left)

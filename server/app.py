@@ -12,7 +12,9 @@ import asyncio
 import gc
 import http
 import logging
+import os
 import signal
+import threading
 from collections.abc import Callable, Coroutine
 from typing import Any, Protocol
 
@@ -21,6 +23,7 @@ from websockets.datastructures import Headers
 from websockets.http11 import Request, Response
 
 from . import metrics
+from .aio import stop_others
 from .arena_runner import ArenaRunner
 from .config import Settings
 from .corebuild import rules_core
@@ -51,6 +54,11 @@ CLOSE_TIMEOUT_S = 5.0  # a closing handshake the client does not finish: the con
 # (docs/benchmarks.md). 50,000 net new containers between young collections is a
 # few MB at most of cyclic garbage waiting.
 GC_THRESHOLD = (50_000, 20, 10)
+# after SIGTERM: the tasks still running once the server has closed get this
+# long to end (each cancelled again every 50 ms), and the process is gone within
+# SHUTDOWN_MAX_S whatever any task does (an operator's stop never hangs)
+SHUTDOWN_TASKS_S = 2.0
+SHUTDOWN_MAX_S = 20.0
 
 
 class Handshake(Protocol):
@@ -204,7 +212,27 @@ async def run(settings: Settings, redis_url: str) -> None:
         asyncio.get_running_loop().add_signal_handler(sig, stop.set_result, None)
     await stop
     log.info("shutting down: clients are told to reconnect")
+    exit_watchdog(SHUTDOWN_MAX_S, _exit_now)
     await app.close()
+    left = await stop_others(SHUTDOWN_TASKS_S, 0.05)
+    if left:
+        log.error(f"{left} tasks did not end within {SHUTDOWN_TASKS_S:g} s of the close: exiting")
+        _exit_now()
+
+
+def exit_watchdog(seconds: float, exit_now: Callable[[], None]) -> threading.Timer:
+    """Call ``exit_now`` from a thread of its own after ``seconds`` unless the
+    process has exited first (a daemon thread: it never holds the exit up)."""
+    timer = threading.Timer(seconds, exit_now)
+    timer.daemon = True
+    timer.start()
+    return timer
+
+
+def _exit_now() -> None:
+    log.error("the shutdown did not finish in time: exiting now")
+    logging.shutdown()  # flush what the handlers hold
+    os._exit(1)
 
 
 __all__ = ["RaceServer", "run", "CLOSE_GOING_AWAY"]

@@ -4,10 +4,12 @@ lock and the plain counter; and the stop of a task that may lose a cancel."""
 from __future__ import annotations
 
 import asyncio
+import threading
 
 import pytest
 
-from server.aio import Count, KeptLoop, WriteLock, stop_task
+from server.aio import Count, KeptLoop, WriteLock, stop_others, stop_task
+from server.app import exit_watchdog
 
 
 def test_a_kept_loop_is_asked_again_once_its_loop_has_ended() -> None:
@@ -152,3 +154,24 @@ async def test_stopping_a_task_that_never_ends_gives_up_after_its_wait() -> None
     task.cancel()
     await asyncio.gather(task, return_exceptions=True)
     assert task.cancelled()
+
+
+async def test_the_last_sweep_ends_every_other_task_and_counts_those_it_cannot() -> None:
+    # a stopped server's last step (server/app.py): asyncio.run would wait for
+    # a task whose cancel was lost without a bound
+    quick, quick_counts = losing(2)
+    stuck, stuck_counts = losing(1_000_000)
+    await asyncio.sleep(0)
+    assert await stop_others(0.2, 0.01) == 1
+    assert quick.cancelled() and quick_counts[0] == 3
+    assert not stuck.done() and stuck_counts[0] >= 3
+    stuck_counts[1] = 0
+    assert await stop_others(1.0, 0.01) == 0
+    assert stuck.cancelled()
+
+
+def test_the_exit_watchdog_fires_once_its_time_is_up() -> None:
+    fired = threading.Event()
+    timer = exit_watchdog(0.05, fired.set)
+    assert timer.daemon  # it never holds up a process's own exit
+    assert fired.wait(5)
