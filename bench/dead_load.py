@@ -47,8 +47,19 @@ LIMIT_S = 1.0  # issue 16: the verdict within one second of the move
 PUSH_WAIT_S = 120.0  # how long a pushed verdict is waited for before the bench gives up
 
 
-def corpus(path: Path = CORPUS) -> list[dict[str, Any]]:
-    return list(json.loads(path.read_text())["regions"])
+def corpus(path: Path = CORPUS, digs: bool = False) -> list[dict[str, Any]]:
+    """The corpus's dead regions, each played to the move that makes it dead;
+    with ``digs``, also its dig entries (simplicity-pysol: dead after
+    ``dead_from`` moves, proved by the dig certificate), cut at that move. A dig's
+    region is the positions the window rounds alone would visit."""
+    data = json.loads(path.read_text())
+    games = list(data["regions"])
+    if digs:
+        for dig in data.get("dig", []):
+            moves = dig["moves"].split()[: dig["dead_from"]]
+            games.append({"variant": dig["variant"], "deal": dig["deal"],
+                          "region": dig["window_region"], "moves": " ".join(moves)})
+    return games
 
 
 def engine_time(game: dict[str, Any]) -> float:
@@ -104,7 +115,7 @@ async def played_time(url: str, game: dict[str, Any]) -> float:
 
 
 async def run(args: argparse.Namespace) -> dict[str, Any]:
-    games = [g for g in corpus() if not args.only or g["variant"] in args.only.split(",")]
+    games = [g for g in corpus(digs=True) if not args.only or g["variant"] in args.only.split(",")]
     if not games:
         raise SystemExit(f"no corpus game of {args.only}")
     alone = {i: [engine_time(g) for _ in range(args.repeat)] for i, g in enumerate(games)}
