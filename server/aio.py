@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 from collections import deque
+from typing import Any
 
 
 class KeptLoop:
@@ -102,15 +103,7 @@ async def stop_task(task: asyncio.Future[None], wait_s: float, every_s: float) -
     longer does this). A loop stopped here should also check a flag of its own
     between rounds. The wait itself stays cancellable: a caller's own timeout
     wins (the task is then left cancelled once more, not waited for)."""
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + wait_s
-    while not task.done():
-        left = deadline - loop.time()
-        if left <= 0:
-            return False
-        task.cancel()
-        await asyncio.wait({task}, timeout=min(left, every_s))
-    return True
+    return await _cancel_until_done([task], wait_s, every_s) == 0
 
 
 async def stop_others(wait_s: float, every_s: float) -> int:
@@ -120,10 +113,16 @@ async def stop_others(wait_s: float, every_s: float) -> int:
     A process's last step: ``asyncio.run`` (and uvloop's) cancel the tasks left
     once and then wait for them without a bound, so one task whose cancel was
     lost (:func:`stop_task`) would keep a stopped server from exiting."""
+    me = asyncio.current_task()
+    return await _cancel_until_done([t for t in asyncio.all_tasks() if t is not me], wait_s, every_s)
+
+
+async def _cancel_until_done(tasks: list[asyncio.Future[Any]], wait_s: float, every_s: float) -> int:
+    """Cancel ``tasks`` again every ``every_s`` until they end or ``wait_s``
+    has passed; how many still run."""
     loop = asyncio.get_running_loop()
     deadline = loop.time() + wait_s
-    me = asyncio.current_task()
-    left = [t for t in asyncio.all_tasks() if t is not me and not t.done()]
+    left = [t for t in tasks if not t.done()]
     while left:
         remaining = deadline - loop.time()
         if remaining <= 0:

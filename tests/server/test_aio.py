@@ -62,7 +62,8 @@ async def test_the_write_lock_admits_one_writer_at_a_time_in_arrival_order() -> 
     assert order == [0, 1, 2, 3, 4] and not lock.locked()
 
 
-async def test_a_writer_cancelled_while_waiting_leaves_the_lock_to_the_next() -> None:
+async def two_waiting_writers() -> tuple[WriteLock, asyncio.Task[None], asyncio.Task[None], list[str]]:
+    """A held lock and writers "a" then "b" waiting for it; the names of those that got it."""
     lock = WriteLock()
     assert lock.try_acquire()
     got: list[str] = []
@@ -75,6 +76,11 @@ async def test_a_writer_cancelled_while_waiting_leaves_the_lock_to_the_next() ->
     a = asyncio.create_task(writer("a"))
     b = asyncio.create_task(writer("b"))
     await asyncio.sleep(0)
+    return lock, a, b, got
+
+
+async def test_a_writer_cancelled_while_waiting_leaves_the_lock_to_the_next() -> None:
+    lock, a, b, got = await two_waiting_writers()
     a.cancel()
     await asyncio.sleep(0)
     lock.release()
@@ -83,18 +89,7 @@ async def test_a_writer_cancelled_while_waiting_leaves_the_lock_to_the_next() ->
 
 
 async def test_a_writer_cancelled_after_being_handed_the_lock_passes_it_on() -> None:
-    lock = WriteLock()
-    assert lock.try_acquire()
-    got: list[str] = []
-
-    async def writer(name: str) -> None:
-        await lock.acquire()
-        got.append(name)
-        lock.release()
-
-    a = asyncio.create_task(writer("a"))
-    b = asyncio.create_task(writer("b"))
-    await asyncio.sleep(0)
+    lock, a, b, got = await two_waiting_writers()
     lock.release()  # handed to a, which has not run yet
     a.cancel()  # ... and is cancelled before it does
     await asyncio.gather(a, return_exceptions=True)
