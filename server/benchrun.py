@@ -18,6 +18,7 @@ from .config import TRANSPORTS
 from .game.variants import RULES
 from .loadgen import Generators
 from .loadtest import (
+    CLIENTS,
     Proc,
     Stats,
     close_all,
@@ -83,7 +84,7 @@ async def _closed_run(gens: Generators, servers: list[Proc], echoes: list[Proc],
                       args: argparse.Namespace, rep: int, report: dict[str, Any]) -> dict[str, Any]:
     """One closed-loop measurement: our servers, then the echoes with the same reply size."""
     await gens.run("seat", urls=[s.url for s in servers], players=args.players,
-                   per_room=args.per_room, variant=args.variant, seed=1 + rep)
+                   per_room=args.per_room, variant=args.variant, seed=1 + rep, client=args.client)
     m0 = [metric(s, "patience_moves_accepted") for s in servers]
     r0 = _sum_metric(servers, "patience_move_redis_round_trips")
     cpu0 = _cpu_s(servers)
@@ -96,7 +97,7 @@ async def _closed_run(gens: Generators, servers: list[Proc], echoes: list[Proc],
         report["reply_bytes"] = ours.stats.reply_bytes[0] if ours.stats.reply_bytes else 600
         for _ in range(args.servers):
             echoes.append(start_echo(report["reply_bytes"], args.echo_transport))
-    await gens.run("echo_conns", urls=[e.url for e in echoes], n=args.players)
+    await gens.run("echo_conns", urls=[e.url for e in echoes], n=args.players, client=args.client)
     ecpu0 = _cpu_s(echoes)
     base = await gens.run("echo_closed", seconds=args.seconds)
     ecpu1 = _cpu_s(echoes)
@@ -118,10 +119,11 @@ async def _open_run(gens: Generators, servers: list[Proc], echoes: list[Proc],
                     args: argparse.Namespace, rep: int, rate: float) -> dict[str, Any]:
     """One open-loop measurement at ``rate`` moves/s in total, server then echo."""
     await gens.run("seat", urls=[s.url for s in servers], players=args.open_players, per_room=2,
-                   variant=args.variant, seed=100 + rep)
+                   variant=args.variant, seed=100 + rep, client=args.client)
     ours = await gens.run("open", rate=rate, of=args.open_players, seconds=args.sweep_seconds)
     await gens.run("close")
-    await gens.run("echo_conns", urls=[e.url for e in echoes], n=args.open_players)
+    await gens.run("echo_conns", urls=[e.url for e in echoes], n=args.open_players,
+                   client=args.client)
     base = await gens.run("echo_open", rate=rate, of=args.open_players, seconds=args.sweep_seconds)
     await gens.run("close")
     srv = _row("server", ours.stats, args.sweep_seconds)
@@ -276,7 +278,7 @@ def _share(g: dict[str, Any]) -> str:
 def print_report(r: dict[str, Any]) -> None:
     a = r["args"]
     print(f"transport: server {a.get('transport') or 'from the environment'}, echo "
-          f"{a.get('echo_transport', 'websockets')}")
+          f"{a.get('echo_transport', 'websockets')}; generators' client {a.get('client', 'websockets')}")
     print(f"{a['servers']} server process(es) against {a['servers']} echo process(es), "
           f"{a['generators']} load generator process(es); median of {a['repeat']} run(s)")
     print(f"reply size {r['reply_bytes']} B; Redis round trips per accepted move: "
@@ -380,6 +382,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--echo-transport", choices=TRANSPORTS, default="websockets",
                    help="the echo compared against: websockets' standard asyncio server (the "
                         "issue's baseline) or the lean sans-I/O transport")
+    p.add_argument("--client", choices=CLIENTS, default="websockets",
+                   help="the generators' websocket client, the same for the server and the echo: "
+                        "the library's asyncio client, or the lean sans-I/O one that times each "
+                        "answer as its bytes are read (server/leanclient.py)")
     p.add_argument("--generators", type=_at_least_one, default=2,
                    help="load generator processes (the same ones drive server and echo)")
     p.add_argument("--engine-seconds", type=float, default=1.0)

@@ -83,11 +83,12 @@ def rooms_of(players: int, per_room: int, part: int, parts: int) -> list[int]:
 
 
 async def seat_part(urls: list[str], players: int, per_room: int, variant: str, seed: int,
-                    part: int, parts: int) -> list[Player]:
+                    part: int, parts: int, client: str = "websockets") -> list[Player]:
     """Like :func:`.loadtest.seat`, for this generator's rooms only; player i
     sits on ``urls[i % len(urls)]`` whichever generator drives it."""
     rng = random.Random(seed)
-    everyone = [Player(urls[i % len(urls)], random.Random(rng.random())) for i in range(players)]
+    everyone = [Player(urls[i % len(urls)], random.Random(rng.random()), client)
+                for i in range(players)]
     mine = [everyone[i] for i in rooms_of(players, per_room, part, parts)]
     for i in range(0, len(mine), 50):
         await asyncio.gather(*(p.open() for p in mine[i:i + 50]))
@@ -130,11 +131,13 @@ class Worker:
         stats = Stats()
         if op == "seat":
             self.players = await seat_part(cmd["urls"], cmd["players"], cmd["per_room"],
-                                           cmd["variant"], cmd["seed"], cmd["part"], cmd["parts"])
+                                           cmd["variant"], cmd["seed"], cmd["part"], cmd["parts"],
+                                           cmd.get("client", "websockets"))
         elif op == "echo_conns":
             mine = [i for i in range(cmd["n"]) if i % cmd["parts"] == cmd["part"]]
             urls = cmd["urls"]
-            self.conns = await echo_conns([urls[i % len(urls)] for i in mine], len(mine))
+            self.conns = await echo_conns([urls[i % len(urls)] for i in mine], len(mine),
+                                          cmd.get("client", "websockets"))
         elif op == "closed":
             stats = await closed_loop(self.players, cmd["seconds"])
         elif op == "open":

@@ -31,6 +31,8 @@ import msgpack
 import psutil
 from websockets.asyncio.client import ClientConnection, connect
 
+from .leanclient import LeanClient
+from .leanclient import connect as lean_connect
 from .protocol import PROTOCOL_VERSION, encode
 
 MOVE_BYTES = len(encode({"t": "move", "seq": 123, "move": "t10-t12", "v": 123}))
@@ -113,6 +115,24 @@ def metric(proc: Proc, name: str) -> float:
 # -- players ---------------------------------------------------------------------
 REPLY_TIMEOUT_S = 15.0
 READY_TRIES = 5
+# the generators' websocket client: the library's asyncio client, or the lean one
+# (server/leanclient.py), the same for the server and the echo in one bench
+CLIENTS = ("websockets", "lean")
+Client = ClientConnection | LeanClient
+
+
+async def open_client(url: str, client: str = "websockets") -> Client:
+    if client == "lean":
+        return await lean_connect(url, open_timeout=30)
+    return await connect(url, compression=None, max_size=2**20, open_timeout=30)
+
+
+def answered_at(ws: Client) -> float:
+    """When the message ``ws.recv()`` just returned reached this process: as read
+    from the socket for the lean client, when the coroutine resumed for the
+    library's (which does not keep the time)."""
+    return ws.arrived if isinstance(ws, LeanClient) else time.perf_counter()
+
 @dataclass
 class Stats:
     rtts: list[float] = field(default_factory=list)
@@ -124,9 +144,9 @@ class Stats:
 class Player:
     """A bench bot: random legal moves (random play keeps games long)."""
 
-    def __init__(self, url: str, rng: random.Random) -> None:
-        self.url, self.rng = url, rng
-        self.ws: ClientConnection | None = None
+    def __init__(self, url: str, rng: random.Random, client: str = "websockets") -> None:
+        self.url, self.rng, self.client = url, rng, client
+        self.ws: Client | None = None
         self.view: dict[str, Any] = {}
         self.v = 0
         self.seq = 0
@@ -147,7 +167,7 @@ class Player:
                 return msg
 
     async def open(self) -> None:
-        self.ws = await connect(self.url, compression=None, max_size=2**20, open_timeout=30)
+        self.ws = await open_client(self.url, self.client)
         await self.ws.send(encode({"t": "hello", "proto": PROTOCOL_VERSION, "name": "bench"}))
         await self.expect("welcome")
 
@@ -188,23 +208,25 @@ class Player:
         if self.view.get("status") != "in_progress" or not moves:
             return False
         self.seq += 1
+        ws = self.ws
         t0 = time.perf_counter()
-        await self.ws.send(encode({"t": "move", "seq": self.seq, "move": self.rng.choice(moves),
-                                   "v": self.v}))
-        while True:
-            try:  # a move never answered stops this player, counted, not the whole bench
-                frame = await asyncio.wait_for(self.ws.recv(), REPLY_TIMEOUT_S)
-            except TimeoutError:
-                if stats is not None:
-                    stats.unanswered += 1
-                return False
-            msg = msgpack.unpackb(frame, raw=False)
-            if msg.get("seq") == self.seq and msg.get("t") in ("view", "error"):
-                break
+        await ws.send(encode({"t": "move", "seq": self.seq, "move": self.rng.choice(moves),
+                              "v": self.v}))
+        try:  # a move never answered stops this player, counted, not the whole bench
+            async with asyncio.timeout(REPLY_TIMEOUT_S):  # one timer per move, no task per frame
+                while True:
+                    frame = await ws.recv()
+                    msg = msgpack.unpackb(frame, raw=False)
+                    if msg.get("seq") == self.seq and msg.get("t") in ("view", "error"):
+                        break
+        except TimeoutError:
+            if stats is not None:
+                stats.unanswered += 1
+            return False
         if msg["t"] == "view":
             self.view, self.v = msg["view"], msg["v"]
             if stats is not None:
-                stats.rtts.append(time.perf_counter() - t0)
+                stats.rtts.append(answered_at(ws) - t0)
                 stats.reply_bytes.append(len(frame))
                 stats.accepted += 1
             return True
@@ -219,11 +241,12 @@ class Player:
         await self.started()
 
 
-async def seat(urls: list[str], players: int, per_room: int, variant: str, seed: int) -> list[Player]:
+async def seat(urls: list[str], players: int, per_room: int, variant: str, seed: int,
+               client: str = "websockets") -> list[Player]:
     """Players in rooms of ``per_room``, player i on server ``urls[i % len(urls)]``:
     with several servers the players of one room sit on different processes."""
     rng = random.Random(seed)
-    out = [Player(urls[i % len(urls)], random.Random(rng.random())) for i in range(players)]
+    out = [Player(urls[i % len(urls)], random.Random(rng.random()), client) for i in range(players)]
     for i in range(0, players, 50):
         await asyncio.gather(*(p.open() for p in out[i:i + 50]))
     for i in range(0, players, per_room):
@@ -271,34 +294,30 @@ async def open_loop(players: list[Player], rate: float, seconds: float) -> Stats
     return stats
 
 
-async def echo_conns(urls: list[str], n: int) -> list[ClientConnection]:
+async def echo_conns(urls: list[str], n: int, client: str = "websockets") -> list[Client]:
     """``n`` connections spread over the echo processes like players over servers."""
-    conns: list[ClientConnection] = []
+    conns: list[Client] = []
     for i in range(0, n, 50):
-        conns += await asyncio.gather(*(connect(urls[k % len(urls)], compression=None, max_size=2**20,
-                                                open_timeout=30)
+        conns += await asyncio.gather(*(open_client(urls[k % len(urls)], client)
                                         for k in range(i, min(i + 50, n))))
     return conns
 
 
-async def echo_closed(conns: list[ClientConnection], seconds: float) -> Stats:
+async def echo_closed(conns: list[Client], seconds: float) -> Stats:
     stats = Stats()
     payload = b"m" * MOVE_BYTES
     stop = time.perf_counter() + seconds
 
-    async def run(ws: ClientConnection) -> None:
+    async def run(ws: Client) -> None:
         while time.perf_counter() < stop:
-            t0 = time.perf_counter()
-            await ws.send(payload)
-            await ws.recv()
-            stats.rtts.append(time.perf_counter() - t0)
-            stats.accepted += 1
+            if not await _echo_round_trip(ws, payload, stats):
+                return
 
     await asyncio.gather(*(run(ws) for ws in conns))
     return stats
 
 
-async def echo_open(conns: list[ClientConnection], rate: float, seconds: float) -> Stats:
+async def echo_open(conns: list[Client], rate: float, seconds: float) -> Stats:
     stats = Stats()
     payload = b"m" * MOVE_BYTES
     interval = len(conns) / rate
@@ -306,19 +325,31 @@ async def echo_open(conns: list[ClientConnection], rate: float, seconds: float) 
     stop = start + seconds
     rng = random.Random(5)
 
-    async def run(ws: ClientConnection, offset: float) -> None:
+    async def run(ws: Client, offset: float) -> None:
         nxt = start + offset
         while nxt < stop:
             await asyncio.sleep(max(0.0, nxt - time.perf_counter()))
-            t0 = time.perf_counter()
-            await ws.send(payload)
-            await ws.recv()
-            stats.rtts.append(time.perf_counter() - t0)
-            stats.accepted += 1
+            if not await _echo_round_trip(ws, payload, stats):
+                return
             nxt += interval
 
     await asyncio.gather(*(run(ws, rng.random() * interval) for ws in conns))
     return stats
+
+
+async def _echo_round_trip(ws: Client, payload: bytes, stats: Stats) -> bool:
+    """One echoed message, timed as a player's move is (the same timeout)."""
+    t0 = time.perf_counter()
+    await ws.send(payload)
+    try:
+        async with asyncio.timeout(REPLY_TIMEOUT_S):
+            await ws.recv()
+    except TimeoutError:
+        stats.unanswered += 1
+        return False
+    stats.rtts.append(answered_at(ws) - t0)
+    stats.accepted += 1
+    return True
 
 
 def pct(values: list[float], q: float) -> float:
