@@ -88,6 +88,9 @@ class Settings:
     dead_answer_ms: int = 250
     # the dead-search worker's memory above its size at start (a larger search ends without a verdict)
     dead_worker_mb: int = 2048
+    # the pub/sub link's heartbeat: a PING after this long without a message; the
+    # link counts as lost (and is replaced, every room caught up) after twice as long
+    hub_heartbeat_ms: int = 15_000
     # debug: log the event loop's gaps of at least this many ms and the collector's
     # pauses every 10 s (server/loopprobe.py; 0: off)
     loop_probe_ms: int = 0
@@ -135,6 +138,7 @@ class Settings:
             dead_offload_ms=_int(e, "PATIENCE_DEAD_OFFLOAD_MS", 50, 0, 60_000),
             dead_answer_ms=_int(e, "PATIENCE_DEAD_ANSWER_MS", 250, 0, 60_000),
             dead_worker_mb=_int(e, "PATIENCE_DEAD_WORKER_MB", 2048, 1, 1_000_000),
+            hub_heartbeat_ms=_int(e, "PATIENCE_HUB_HEARTBEAT_MS", 15_000, 50, 600_000),
             transport=default_transport(e),
         )
 

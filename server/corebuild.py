@@ -32,7 +32,7 @@ CORE: str = "server.game"
 # core's (setup.py reads this list): each runs once or more per move, and compiled they take about
 # a sixth off the server's CPU per move (docs/benchmarks.md, round 3).
 SERVER_COMPILED: tuple[str, ...] = (
-    "server.aio", "server.endpoint", "server.limits", "server.net.connection",
+    "server.aio", "server.endpoint", "server.hub", "server.limits", "server.net.connection",
     "server.net.frames", "server.net.outbox", "server.net.sansio", "server.net.sansio_server",
     "server.play", "server.player", "server.progress", "server.protocol", "server.race",
     "server.store.batch", "server.store.keys", "server.store.rooms", "server.verdicts",

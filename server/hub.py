@@ -34,6 +34,8 @@ log = logging.getLogger("patience.hub")
 # most, so the cluster-wide broadcast of classic PUBLISH costs next to nothing.
 BOARDS_CHANNEL = "boards:changed"
 HEARTBEAT_S = 15.0  # a PING after this long without a message; lost after twice as long
+# (PATIENCE_HUB_HEARTBEAT_MS; a parameter, not this constant, in the running hub:
+# the module is compiled with the move path, where a module constant is fixed)
 
 # Types a client gets as they are; the others are for the server's sessions.
 FORWARD = frozenset({"progress", "room", "results", "rematch_offer"})
@@ -65,8 +67,10 @@ class Member(Protocol):
 
 class Hub:
     def __init__(self, redis: Redis | RedisCluster, on_resync: Callable[[str], Awaitable[None]],
-                 on_board: Callable[[str], Awaitable[None]] | None = None) -> None:
+                 on_board: Callable[[str], Awaitable[None]] | None = None,
+                 heartbeat_s: float = HEARTBEAT_S) -> None:
         self._on_board = on_board
+        self.heartbeat_s = heartbeat_s
         self._rooms: dict[str, set[Member]] = {}
         self._on_resync = on_resync
         # reads wait as long as it takes: _listen's heartbeat notices a dead link
@@ -197,13 +201,14 @@ class Hub:
         and players would stop seeing each other. One timer per quiet spell, not
         one per message (a timeout around every read took about 6% of the server's
         profile at 1,000 players)."""
+        heartbeat = self.heartbeat_s
         while True:
             quiet = loop.time() - self._heard
             if self._dispatching:
-                await asyncio.sleep(HEARTBEAT_S)
+                await asyncio.sleep(heartbeat)
                 continue
-            if quiet < HEARTBEAT_S:
-                await asyncio.sleep(HEARTBEAT_S - quiet)
+            if quiet < heartbeat:
+                await asyncio.sleep(heartbeat - quiet)
                 continue
             pinged_at = loop.time()
             try:
@@ -211,7 +216,7 @@ class Hub:
             except Exception:
                 self._sub.abort()
                 return
-            await asyncio.sleep(HEARTBEAT_S)
+            await asyncio.sleep(heartbeat)
             if self._heard < pinged_at and not self._dispatching:
                 log.warning("no answer to a PING on the pub/sub connection")
                 self._sub.abort()  # the listener's read ends there, and _supervise reconnects

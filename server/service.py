@@ -68,7 +68,8 @@ class RoomService:
         self.boards = BoardStore(redis, self.store)
         self.competition = Competition(self.store, self.boards, settings.secret, clock,
                                        settings.daily_budget, settings.daily_tries)
-        self.hub = Hub(redis, self._resync_room, self._board_changed)
+        self.hub = Hub(redis, self._resync_room, self._board_changed,
+                       heartbeat_s=settings.hub_heartbeat_ms / 1000)
         # board -> the outboxes watching it; an entry goes with its last watcher
         self._watchers: dict[str, set[Outbox]] = {}
         self._watching: dict[Outbox, str] = {}

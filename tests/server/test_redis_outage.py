@@ -13,8 +13,9 @@ import redis
 import redis.asyncio
 from websockets.asyncio.client import connect
 
-from server import hub as hub_module
 from server.bot import Bot
+from server.config import Settings
+from server.hub import BOARDS_CHANNEL
 from server.store.embedded import EmbeddedRedis
 from tests.redis_support import sigkill
 from tests.server.conftest import ServerFactory, close_all, race, seat, start_race, txt, ws_url
@@ -228,11 +229,10 @@ async def test_sigkill_of_redis_loses_no_acknowledged_move(make_server: ServerFa
 
 
 async def test_a_pubsub_connection_that_stops_answering_is_replaced(
-        make_server: ServerFactory, own_redis: EmbeddedRedis, monkeypatch: pytest.MonkeyPatch) -> None:
+        make_server: ServerFactory, own_redis: EmbeddedRedis) -> None:
     """A half-open pub/sub connection would never report an error: the hub PINGs
     it after a quiet spell and reconnects (and catches up) when no answer comes."""
-    monkeypatch.setattr(hub_module, "HEARTBEAT_S", 0.2)
-    app = await make_server(own_redis.url)
+    app = await make_server(own_redis.url, hub_heartbeat_ms=200)
     url = ws_url(app)
     bots, _ = await seat([url, url])
     caught_up = asyncio.Event()
@@ -255,33 +255,36 @@ async def test_a_pubsub_connection_that_stops_answering_is_replaced(
         await close_all(bots)
 
 
-async def test_an_answered_heartbeat_keeps_the_pubsub_connection(
-        make_server: ServerFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_an_answered_heartbeat_keeps_the_pubsub_connection(make_server: ServerFactory) -> None:
     """Quiet but healthy: the hub PINGs, Redis answers, nothing is dropped (a timer
     firing a millisecond late must not count a fresh answer as missing), and a
     delivery that takes longer than the heartbeat is not silence either."""
-    monkeypatch.setattr(hub_module, "HEARTBEAT_S", 0.1)
-    app = await make_server()
+    app = await make_server(hub_heartbeat_ms=100)
+    assert app.hub.heartbeat_s == 0.1
+    assert Settings.from_env({"PATIENCE_HUB_HEARTBEAT_MS": "2500"}).hub_heartbeat_ms == 2500
+    assert Settings.from_env({}).hub_heartbeat_ms == 15_000
     url = ws_url(app)
-    bots, code = await seat([url, url])
+    bots, _ = await seat([url, url])
     resyncs: list[str] = []
-    original_resync, original_deliver = app.hub._on_resync, app.hub.deliver
+    boards: list[str] = []
+    original_resync = app.hub._on_resync
 
     async def resync(code: str) -> None:
         resyncs.append(code)
         await original_resync(code)
 
-    async def slow_deliver(code: str, data: bytes) -> None:
-        await asyncio.sleep(0.5)  # a member waiting on a slow client
-        await original_deliver(code, data)
+    async def slow_board(board: str) -> None:
+        await asyncio.sleep(0.5)  # a delivery that waits five heartbeats
+        boards.append(board)
 
     app.hub._on_resync = resync
     try:
         await asyncio.sleep(1.0)  # ten quiet spells, each PINGed and answered
         assert resyncs == [] and app.hub.connected
-        monkeypatch.setattr(app.hub, "deliver", slow_deliver)
-        await app.store.publish(code, b"\x81\xa1t\xa4none")  # an event no one acts on
+        app.hub._on_board = slow_board
+        await app.redis.publish(BOARDS_CHANNEL, "daily")
         await asyncio.sleep(0.8)
+        assert boards == ["daily"]  # it was delivered, slowly
         assert resyncs == [] and app.hub.connected
     finally:
         await close_all(bots)
