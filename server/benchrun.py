@@ -10,6 +10,7 @@ import random
 import sys
 import tempfile
 import time
+from pathlib import Path
 from typing import Any
 
 from websockets.asyncio.server import ServerConnection, serve
@@ -30,6 +31,7 @@ from .loadtest import (
 )
 from .net.sansio import SansioConnection
 from .net.sansio_server import SansioServer
+from .store.embedded import EmbeddedRedis
 
 P99_LIMIT = 3.0  # target 3: the server's p99 within this many times the echo's at the same rate
 ENGINE_VARIANT = "four-seasons"  # target 5's engine figure
@@ -40,6 +42,47 @@ async def _echo(reply_bytes: int) -> None:
 
     async def handler(ws: ServerConnection) -> None:
         async for _ in ws:
+            await ws.send(reply)
+
+    async with serve(handler, "127.0.0.1", 0, compression=None, max_size=8192) as server:
+        port = next(iter(server.sockets)).getsockname()[1]
+        print(f"echo serving ws://127.0.0.1:{port}/", flush=True)
+        await asyncio.Future()
+
+
+# The store echo's script: a move's writes in small (the position's version, the
+# move appended to a capped log, the progress published), one call per message.
+STORE_ECHO_SCRIPT = """
+redis.call('HSET', KEYS[1], 'v', ARGV[1])
+redis.call('RPUSH', KEYS[2], ARGV[2])
+redis.call('LTRIM', KEYS[2], -500, -1)
+redis.call('PUBLISH', KEYS[3], ARGV[2])
+return {'ok', ARGV[1]}
+"""
+
+
+async def _echo_store(reply_bytes: int, redis_url: str) -> None:
+    """The echo that stores each message before it answers: one script call
+    through the server's own batcher and Redis connection (server/store/batch.py),
+    as an accepted move is stored before its answer. The floor of any server that
+    keeps the promise "an acknowledged move is stored", beside the bare echo."""
+    import redis.asyncio as aioredis
+
+    from .store.batch import ScriptBatcher
+    from .store.resp import RespConnection
+
+    reply = b"v" * reply_bytes
+    batcher = ScriptBatcher(RespConnection.like(aioredis.Redis.from_url(redis_url)), STORE_ECHO_SCRIPT)
+    connections = 0
+
+    async def handler(ws: ServerConnection) -> None:
+        nonlocal connections
+        connections += 1
+        keys_ = [f"echo:{connections}", f"echo:{connections}:log", "echo:channel"]
+        count = 0
+        async for message in ws:
+            count += 1
+            await batcher.call(keys_, [count, message])
             await ws.send(reply)
 
     async with serve(handler, "127.0.0.1", 0, compression=None, max_size=8192) as server:
@@ -62,9 +105,12 @@ async def _echo_sansio(reply_bytes: int) -> None:
     await asyncio.Future()
 
 
-def _row(name: str, s: Stats, seconds: float) -> dict[str, Any]:
-    return {"name": name, "per_s": s.accepted / seconds, "p50_ms": pct(s.rtts, 0.5),
-            "p99_ms": pct(s.rtts, 0.99), "n": s.accepted, "unanswered": s.unanswered}
+def _row(name: str, s: Stats, seconds: float, cpu_s: float | None = None) -> dict[str, Any]:
+    row = {"name": name, "per_s": s.accepted / seconds, "p50_ms": pct(s.rtts, 0.5),
+           "p99_ms": pct(s.rtts, 0.99), "n": s.accepted, "unanswered": s.unanswered}
+    if cpu_s is not None:  # the answering processes' CPU per answered message
+        row["cpu_us"] = 1e6 * cpu_s / max(1, s.accepted)
+    return row
 
 
 def _sum_metric(procs: list[Proc], name: str) -> float:
@@ -116,20 +162,31 @@ async def _closed_run(gens: Generators, servers: list[Proc], echoes: list[Proc],
 
 
 async def _open_run(gens: Generators, servers: list[Proc], echoes: list[Proc],
-                    args: argparse.Namespace, rep: int, rate: float) -> dict[str, Any]:
-    """One open-loop measurement at ``rate`` moves/s in total, server then echo."""
+                    args: argparse.Namespace, rep: int, rate: float,
+                    store_echoes: list[Proc] | None = None) -> dict[str, Any]:
+    """One open-loop measurement at ``rate`` moves/s in total, server then echo
+    (then, with ``store_echoes``, the echo that stores each message)."""
     await gens.run("seat", urls=[s.url for s in servers], players=args.open_players, per_room=2,
                    variant=args.variant, seed=100 + rep, client=args.client)
+    cpu0 = _cpu_s(servers)
     ours = await gens.run("open", rate=rate, of=args.open_players, seconds=args.sweep_seconds)
+    srv = _row("server", ours.stats, args.sweep_seconds, _cpu_s(servers) - cpu0)
     await gens.run("close")
-    await gens.run("echo_conns", urls=[e.url for e in echoes], n=args.open_players,
-                   client=args.client)
-    base = await gens.run("echo_open", rate=rate, of=args.open_players, seconds=args.sweep_seconds)
-    await gens.run("close")
-    srv = _row("server", ours.stats, args.sweep_seconds)
-    echo = _row("echo", base.stats, args.sweep_seconds)
-    return {"rate": rate, "rows": [srv, echo], "p99_ratio": srv["p99_ms"] / echo["p99_ms"],
-            "generator": {"server": ours.summary(), "echo": base.summary()}}
+    rows = [srv]
+    phases = {"server": ours}
+    for name, procs in (("echo", echoes), ("echo+store", store_echoes or [])):
+        if not procs:
+            continue
+        await gens.run("echo_conns", urls=[e.url for e in procs], n=args.open_players,
+                       client=args.client)
+        cpu0 = _cpu_s(procs)
+        phases[name] = await gens.run("echo_open", rate=rate, of=args.open_players,
+                                      seconds=args.sweep_seconds)
+        rows.append(_row(name, phases[name].stats, args.sweep_seconds, _cpu_s(procs) - cpu0))
+        await gens.run("close")
+    echo = rows[1]
+    return {"rate": rate, "rows": rows, "p99_ratio": srv["p99_ms"] / echo["p99_ms"],
+            "generator": {"server": ours.summary(), "echo": phases["echo"].summary()}}
 
 
 def knee(points: list[tuple[float, float]], limit: float = P99_LIMIT) -> float | None:
@@ -152,6 +209,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     with tempfile.TemporaryDirectory(prefix="patience-bench-") as data:
         servers: list[Proc] = []
         echoes: list[Proc] = []
+        store_echoes: list[Proc] = []
+        store: EmbeddedRedis | None = None
         try:
             # several servers share the first one's embedded Redis (or $REDIS_URL)
             for _ in range(args.servers):
@@ -160,11 +219,19 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             sweep: dict[float, list[dict[str, Any]]] = {rate: [] for rate in args.rates}
             for rep in range(args.repeat):
                 closed_runs.append(await _closed_run(gens, servers, echoes, args, rep, report))
+                if args.echo_store and not store_echoes:
+                    # a Redis of its own, configured as the server's embedded one
+                    store = EmbeddedRedis(Path(data) / "echo-store").start()
+                    store_echoes += [start_echo(report["reply_bytes"], store=store.url)
+                                     for _ in range(args.servers)]
                 for rate in args.rates:
-                    sweep[rate].append(await _open_run(gens, servers, echoes, args, rep, rate))
+                    sweep[rate].append(await _open_run(gens, servers, echoes, args, rep, rate,
+                                                       store_echoes))
         finally:
-            for proc in echoes + servers[::-1]:  # the first server owns the embedded Redis
+            for proc in store_echoes + echoes + servers[::-1]:  # the first server owns the embedded Redis
                 proc.stop()
+            if store is not None:
+                store.stop()
             await gens.stop()
         middle = _median_run(closed_runs, "ratio")
         report["closed"] = middle["rows"]
@@ -300,11 +367,18 @@ def print_report(r: dict[str, Any]) -> None:
           + ")")
     print(f"open loop, {a['open_players']} players, {a['sweep_seconds']} s per rate (median run):")
     for s in r["sweep"]:
-        srv, echo = s["rows"]
+        srv, echo = s["rows"][:2]
         gen = s["generator"]
         print(f"  {s['rate']:7.0f}/s  server p99 {srv['p99_ms']:8.2f} ms, echo {echo['p99_ms']:6.2f} ms:"
               f" x{s['p99_ratio']:.1f} (runs " + ", ".join(f"{x:.1f}" for x in s["p99_ratios"])
               + f"); generator {_share(gen['server'])} / {_share(gen['echo'])}")
+        rows = s["rows"]
+        print("           p50 " + ", ".join(f"{row['name']} {row['p50_ms']:.2f} ms" for row in rows)
+              + "; CPU per answer " + ", ".join(f"{row['name']} {row.get('cpu_us', 0):.0f} µs"
+                                                 for row in rows))
+        if len(rows) > 2:
+            print(f"           echo+store p99 {rows[2]['p99_ms']:.2f} ms: "
+                  f"x{rows[2]['p99_ms'] / echo['p99_ms']:.1f} the echo's")
     lost = sum(row.get("unanswered", 0) for s in r["sweep"] for row in s["rows"])
     lost += sum(row.get("unanswered", 0) for run in r["closed_runs"] for row in run["rows"])
     if lost:
@@ -386,6 +460,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="the generators' websocket client, the same for the server and the echo: "
                         "the library's asyncio client, or the lean sans-I/O one that times each "
                         "answer as its bytes are read (server/leanclient.py)")
+    p.add_argument("--echo-store", action="store_true",
+                   help="also sweep the echo that stores each message in Redis (one script call, "
+                        "through the server's own batcher) before its answer: the floor of a "
+                        "server that stores every move before acknowledging it")
     p.add_argument("--generators", type=_at_least_one, default=2,
                    help="load generator processes (the same ones drive server and echo)")
     p.add_argument("--engine-seconds", type=float, default=1.0)
@@ -421,7 +499,8 @@ if __name__ == "__main__":
     if sys.argv[1:2] == ["echo"]:
         size = int(sys.argv[sys.argv.index("--reply-bytes") + 1]) if "--reply-bytes" in sys.argv else 600
         lean = "--transport" in sys.argv and sys.argv[sys.argv.index("--transport") + 1] == "sansio"
-        echo = _echo_sansio(size) if lean else _echo(size)
+        store = sys.argv[sys.argv.index("--store") + 1] if "--store" in sys.argv else None
+        echo = _echo_store(size, store) if store else _echo_sansio(size) if lean else _echo(size)
         try:
             import uvloop
             uvloop.run(echo)

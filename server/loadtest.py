@@ -99,10 +99,13 @@ def start_server(data_dir: str, transport: str | None = None) -> Proc:
     return _spawn([sys.executable, "-m", "server.cli", "serve"], env)
 
 
-def start_echo(reply_bytes: int, transport: str = "websockets") -> Proc:
-    """The bare echo: websockets' standard asyncio server, or the lean transport's."""
+def start_echo(reply_bytes: int, transport: str = "websockets", store: str | None = None) -> Proc:
+    """The bare echo: websockets' standard asyncio server, or the lean transport's;
+    with ``store`` (a Redis URL), the echo that stores each message before its
+    answer (websockets' server)."""
+    extra = ["--store", store] if store else []
     return _spawn([sys.executable, "-m", "server.benchrun", "echo", "--reply-bytes", str(reply_bytes),
-                   "--transport", transport], dict(os.environ))
+                   "--transport", transport, *extra], dict(os.environ))
 
 
 def metric(proc: Proc, name: str) -> float:

@@ -11,13 +11,16 @@ import subprocess
 import sys
 import time
 from collections.abc import AsyncIterator
+from pathlib import Path
 
 import pytest
+import redis.asyncio
 from websockets.asyncio.server import Server, ServerConnection, serve
 from websockets.exceptions import ConnectionClosed
 
 from server.leanclient import connect
-from server.loadtest import answered_at
+from server.loadtest import answered_at, start_echo
+from server.store.embedded import EmbeddedRedis
 
 
 async def _echo(ws: ServerConnection) -> None:
@@ -99,18 +102,42 @@ async def test_a_refused_handshake_raises() -> None:
         await server.wait_closed()
 
 
-def test_the_bench_drives_server_and_echo_with_the_lean_client() -> None:
+def test_the_bench_drives_server_and_both_echoes_with_the_lean_client() -> None:
+    """``--client lean`` for every phase, and ``--echo-store``: the echo that
+    stores each message in a Redis of its own is swept beside the bare echo."""
     out = subprocess.run(
-        [sys.executable, "-m", "server.cli", "bench", "--client", "lean", "--players", "4",
-         "--open-players", "4", "--rates", "20", "--idle-players", "4", "--seconds", "1",
-         "--sweep-seconds", "1", "--repeat", "1", "--generators", "1", "--engine-seconds", "0.1",
-         "--json"],
+        [sys.executable, "-m", "server.cli", "bench", "--client", "lean", "--echo-store",
+         "--players", "4", "--open-players", "4", "--rates", "20", "--idle-players", "4",
+         "--seconds", "1", "--sweep-seconds", "1", "--repeat", "1", "--generators", "1",
+         "--engine-seconds", "0.1", "--json"],
         capture_output=True, text=True, timeout=300, check=True)
     report = json.loads(out.stdout)
-    assert report["args"]["client"] == "lean"
+    assert report["args"]["client"] == "lean" and report["args"]["echo_store"] is True
     server, echo = report["closed"]
     assert server["n"] > 0 and echo["n"] > 0 and server["unanswered"] == 0
-    row_server, row_echo = report["sweep"][0]["rows"]
-    assert row_server["n"] > 0 and row_echo["n"] > 0
-    assert 0 < row_server["p50_ms"] < 1000 and 0 < row_echo["p50_ms"] < 1000
+    rows = report["sweep"][0]["rows"]
+    assert [row["name"] for row in rows] == ["server", "echo", "echo+store"]
+    for row in rows:
+        assert row["n"] > 0 and row["unanswered"] == 0 and 0 < row["p50_ms"] < 1000
+        assert row["cpu_us"] > 0  # the answering process's CPU per answer
+
+
+def test_the_store_echo_stores_each_message_before_it_answers(tmp_path: Path) -> None:
+    with EmbeddedRedis(tmp_path / "redis") as store:
+        echo = start_echo(40, store=store.url)
+        try:
+            async def talk() -> None:
+                client = await connect(echo.url)
+                rdb = redis.asyncio.Redis.from_url(store.url)
+                for i in range(3):
+                    await client.send(b"move %d" % i)
+                    assert await client.recv() == b"v" * 40
+                    stored = await rdb.lrange("echo:1:log", 0, -1)
+                    assert stored == [b"move %d" % k for k in range(i + 1)]  # stored before answered
+                await rdb.aclose()
+                await client.close()
+
+            asyncio.run(talk())
+        finally:
+            echo.stop()
 
