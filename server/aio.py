@@ -106,6 +106,11 @@ async def stop_task(task: asyncio.Future[None], wait_s: float, every_s: float) -
     return await _cancel_until_done([task], wait_s, every_s) == 0
 
 
+async def stop_tasks(tasks: list[asyncio.Future[Any]], wait_s: float, every_s: float) -> int:
+    """:func:`stop_task` for several tasks at once; how many still run after ``wait_s``."""
+    return await _cancel_until_done(tasks, wait_s, every_s)
+
+
 async def stop_others(wait_s: float, every_s: float) -> int:
     """Cancel every task of the running loop but the caller's, again every
     ``every_s``, for at most ``wait_s``; returns how many are still running.

@@ -4,12 +4,18 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 from typing import Any
 
 from websockets.http11 import Request, Response
 from websockets.protocol import State
 
+from ..aio import stop_tasks
 from .sansio import Handler, ProcessRequest, SansioConnection
+
+log = logging.getLogger("patience.net")
+
+RECANCEL_S = 0.05  # a busy handler is cancelled again this often at the close (server/aio.py)
 
 
 class SansioSocket:
@@ -96,9 +102,11 @@ class SansioServer:
             conn.abort()
         if self.handler_tasks:  # a handler still busy once its connection is gone is cancelled
             _, busy = await asyncio.wait(list(self.handler_tasks), timeout=self.close_timeout)
-            for task in busy:
-                task.cancel()
-            if busy:
-                await asyncio.wait(busy)
+            # again and again, for a bounded time: one cancel can be lost in a redis-py
+            # call on Python 3.11, and an unbounded wait would hold the close for good
+            left = await stop_tasks(list(busy), self.close_timeout, RECANCEL_S) if busy else 0
+            if left:
+                log.warning("%d connection handlers did not end within %g s of their cancel",
+                            left, self.close_timeout)
         if self._server is not None:
             await self._server.wait_closed()

@@ -250,6 +250,35 @@ async def test_a_full_inbound_queue_stops_reading_the_socket(transport: str) -> 
         await server.wait_closed()
 
 
+async def test_the_close_ends_a_handler_that_loses_a_cancel(transport: str) -> None:
+    """A handler busy in a call that swallows one cancel (redis-py's ``wait_for`` on
+    Python 3.11, server/aio.py) is cancelled again until it ends: the server's
+    close returns, where one cancel and an unbounded wait would hold it for good."""
+    if transport != "sansio":
+        pytest.skip("websockets' own server closes its handlers itself")
+    entered = asyncio.Event()
+    cancels: list[int] = []
+
+    async def deaf(conn: SansioConnection) -> None:
+        entered.set()
+        while True:
+            try:
+                await asyncio.sleep(60)
+            except asyncio.CancelledError:
+                cancels.append(1)
+                if len(cancels) == 3:
+                    raise  # only the third cancel lands
+
+    server = await SansioServer(deaf, max_size=MAX_FRAME_BYTES, close_timeout=0.2).start("127.0.0.1", 0)
+    client = await connect(f"ws://127.0.0.1:{next(iter(server.sockets)).getsockname()[1]}/",
+                           compression=None)
+    await asyncio.wait_for(entered.wait(), 5)
+    server.close()
+    await asyncio.wait_for(server.wait_closed(), 5)
+    assert len(cancels) == 3 and not server.handler_tasks
+    await client.close()
+
+
 async def _send_many(ws: ClientConnection, n: int, size: int) -> None:
     with contextlib.suppress(ConnectionClosed):
         for _ in range(n):
