@@ -122,13 +122,23 @@ class RedisCluster:
             node.stop()  # reaps the process, removes its socket directory
 
     def wait_ok(self, timeout: float = 30.0) -> None:
+        """Every running node says ``cluster_state:ok`` and knows every other by
+        its own id. A node can be ok on slot owners it heard of by gossip while
+        its handshake with one of them is still under way; until that handshake
+        ends it answers "I don't know about node" to a command naming that node
+        (a slot's IMPORTING, a REPLICATE)."""
         deadline = time.monotonic() + timeout
-        for node in self.nodes:
-            if not node.running:
-                continue
+        running = [node for node in self.nodes if node.running]
+        for node in running:
             while "cluster_state:ok" not in str(self._command(node, "CLUSTER", "INFO")):
                 if time.monotonic() > deadline:
                     raise TimeoutError(f"the cluster is not ok on port {node.port}")
+                time.sleep(0.05)
+        ids = {self.node_id(node) for node in running}
+        for node in running:
+            while not ids <= _known_ids(str(self._command(node, "CLUSTER", "NODES"))):
+                if time.monotonic() > deadline:
+                    raise TimeoutError(f"the node on port {node.port} does not know every node yet")
                 time.sleep(0.05)
 
     def roles(self) -> dict[int, tuple[str, set[str]]]:
@@ -219,3 +229,13 @@ class RedisCluster:
             time.sleep(pause)
         for node in (target, source):
             self._command(node, "CLUSTER", "SETSLOT", slot, "NODE", dst_id)
+
+
+def _known_ids(nodes_text: str) -> set[str]:
+    """The ids of ``CLUSTER NODES`` lines whose handshake is done."""
+    known = set()
+    for line in nodes_text.splitlines():
+        fields = line.split()
+        if len(fields) > 2 and "handshake" not in fields[2].split(","):
+            known.add(fields[0])
+    return known
