@@ -14,6 +14,9 @@ import asyncio
 from collections import deque
 from typing import Any
 
+# how often the stops below cancel a task again until it ends (one cancel can be lost)
+RECANCEL_S = 0.05
+
 
 class KeptLoop:
     """The running loop, kept: ``asyncio.get_running_loop()`` makes a ``getpid``
@@ -91,7 +94,7 @@ class Count:
         self.value += 1
 
 
-async def stop_task(task: asyncio.Future[None], wait_s: float, every_s: float) -> bool:
+async def stop_task(task: asyncio.Future[None], wait_s: float, every_s: float = RECANCEL_S) -> bool:
     """Cancel ``task`` and wait up to ``wait_s`` for it to end, cancelling it
     again every ``every_s``; True if it ended.
 
@@ -103,15 +106,15 @@ async def stop_task(task: asyncio.Future[None], wait_s: float, every_s: float) -
     longer does this). A loop stopped here should also check a flag of its own
     between rounds. The wait itself stays cancellable: a caller's own timeout
     wins (the task is then left cancelled once more, not waited for)."""
-    return await _cancel_until_done([task], wait_s, every_s) == 0
+    return await stop_tasks([task], wait_s, every_s) == 0
 
 
-async def stop_tasks(tasks: list[asyncio.Future[Any]], wait_s: float, every_s: float) -> int:
+async def stop_tasks(tasks: list[asyncio.Future[Any]], wait_s: float, every_s: float = RECANCEL_S) -> int:
     """:func:`stop_task` for several tasks at once; how many still run after ``wait_s``."""
     return await _cancel_until_done(tasks, wait_s, every_s)
 
 
-async def stop_others(wait_s: float, every_s: float) -> int:
+async def stop_others(wait_s: float, every_s: float = RECANCEL_S) -> int:
     """Cancel every task of the running loop but the caller's, again every
     ``every_s``, for at most ``wait_s``; returns how many are still running.
 

@@ -214,7 +214,7 @@ async def run(settings: Settings, redis_url: str) -> None:
     log.info("shutting down: clients are told to reconnect")
     exit_watchdog(SHUTDOWN_MAX_S, _exit_now)
     await app.close()
-    left = await stop_others(SHUTDOWN_TASKS_S, 0.05)
+    left = await stop_others(SHUTDOWN_TASKS_S)
     if left:
         log.error(f"{left} tasks did not end within {SHUTDOWN_TASKS_S:g} s of the close: exiting")
         _exit_now()

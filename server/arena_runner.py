@@ -48,7 +48,6 @@ PRESENCE_TICKS = 5  # a member not seen for this many ticks is not paired
 LEASE_TICKS = 5  # the lease outlives this many ticks without renewal
 SCHEDULE_AHEAD_MS = 3_600_000  # scheduled arenas are listed an hour before they start
 CLOSE_WAIT_S = 5.0  # how long close() waits for the loop to end after cancelling it
-RECANCEL_S = 0.05  # close() cancels the loop again this often until it ends (see server/aio.py)
 
 _RUNNERS: weakref.WeakKeyDictionary[RoomService, ArenaRunner] = weakref.WeakKeyDictionary()
 
@@ -124,7 +123,7 @@ class ArenaRunner:
         by a flag to stop after the tick in hand. Waits at most CLOSE_WAIT_S,
         and stays cancellable (a close under a timeout must give way to it)."""
         self._closing = True
-        if self._task is not None and not await stop_task(self._task, CLOSE_WAIT_S, RECANCEL_S):
+        if self._task is not None and not await stop_task(self._task, CLOSE_WAIT_S):
             log.warning("the arena loop did not end within %g s of its close", CLOSE_WAIT_S)
 
     async def _loop(self) -> None:

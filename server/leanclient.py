@@ -108,7 +108,7 @@ class LeanClient(asyncio.Protocol):
 
     # -- inside --------------------------------------------------------------------
     def _frame(self, frame: Frame, now: float) -> None:
-        if frame.opcode in (Opcode.BINARY, Opcode.TEXT) or frame.opcode is Opcode.CONT:
+        if frame.opcode in (Opcode.BINARY, Opcode.TEXT, Opcode.CONT):
             if frame.fin and not self._fragments:
                 self._inbox.append((bytes(frame.data), now))
             else:

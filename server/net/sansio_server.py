@@ -15,8 +15,6 @@ from .sansio import Handler, ProcessRequest, SansioConnection
 
 log = logging.getLogger("patience.net")
 
-RECANCEL_S = 0.05  # a busy handler is cancelled again this often at the close (server/aio.py)
-
 
 class SansioSocket:
     """The outbox's view of a :class:`SansioConnection` (the outbox's ``Socket``)."""
@@ -104,7 +102,7 @@ class SansioServer:
             _, busy = await asyncio.wait(list(self.handler_tasks), timeout=self.close_timeout)
             # again and again, for a bounded time: one cancel can be lost in a redis-py
             # call on Python 3.11, and an unbounded wait would hold the close for good
-            left = await stop_tasks(list(busy), self.close_timeout, RECANCEL_S) if busy else 0
+            left = await stop_tasks(list(busy), self.close_timeout) if busy else 0
             if left:
                 log.warning("%d connection handlers did not end within %g s of their cancel",
                             left, self.close_timeout)
