@@ -16,7 +16,7 @@ from pathlib import Path
 
 import redis
 
-from server.localcluster.nodes import SLOTS
+from server.localcluster.nodes import SLOTS, known_ids
 from server.localcluster.nodes import free_port as _free_port
 from server.store.embedded import EmbeddedRedis
 
@@ -56,15 +56,26 @@ class LocalCluster:
             c.close()
 
     def wait_ok(self, timeout: float = 30.0) -> None:
+        """As the served cluster's (server/localcluster/nodes.py): every running
+        node ok, and knowing every other by its id (its handshakes done)."""
         deadline = time.monotonic() + timeout
-        for node in [*self.primaries, *self.replicas]:
-            if not node.running:
-                continue
+        running = [node for node in [*self.primaries, *self.replicas] if node.running]
+        for node in running:
             c = self.client(node)
             try:
                 while "cluster_state:ok" not in c.execute_command("CLUSTER", "INFO"):
                     if time.monotonic() > deadline:
                         raise TimeoutError(f"cluster not ok on port {node.port}")
+                    time.sleep(0.05)
+            finally:
+                c.close()
+        ids = {self.node_id(node) for node in running}
+        for node in running:
+            c = self.client(node)
+            try:
+                while not ids <= known_ids(str(c.execute_command("CLUSTER", "NODES"))):
+                    if time.monotonic() > deadline:
+                        raise TimeoutError(f"the node on port {node.port} does not know every node yet")
                     time.sleep(0.05)
             finally:
                 c.close()

@@ -136,7 +136,7 @@ class RedisCluster:
                 time.sleep(0.05)
         ids = {self.node_id(node) for node in running}
         for node in running:
-            while not ids <= _known_ids(str(self._command(node, "CLUSTER", "NODES"))):
+            while not ids <= known_ids(str(self._command(node, "CLUSTER", "NODES"))):
                 if time.monotonic() > deadline:
                     raise TimeoutError(f"the node on port {node.port} does not know every node yet")
                 time.sleep(0.05)
@@ -231,7 +231,7 @@ class RedisCluster:
             self._command(node, "CLUSTER", "SETSLOT", slot, "NODE", dst_id)
 
 
-def _known_ids(nodes_text: str) -> set[str]:
+def known_ids(nodes_text: str) -> set[str]:
     """The ids of ``CLUSTER NODES`` lines whose handshake is done."""
     known = set()
     for line in nodes_text.splitlines():

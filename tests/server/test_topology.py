@@ -124,11 +124,11 @@ def test_a_node_still_in_its_handshake_is_not_yet_known() -> None:
     """The cluster counts as formed only once every node knows every other by its
     own id: a node still in handshake refuses commands that name the other one
     ("I don't know about node"), which made a slot move in tests fail now and then."""
-    from server.localcluster.nodes import _known_ids
+    from server.localcluster.nodes import known_ids
 
     text = ("aaa 127.0.0.1:7000@17000 myself,master - 0 0 1 connected 0-5460\n"
             "bbb 127.0.0.1:7001@17001 master - 0 1 2 connected 5461-10922\n"
             "ccc 127.0.0.1:7002@17002 handshake - 0 0 0 connected\n"
             "ddd 127.0.0.1:7003@17003 master,fail - 0 1 3 disconnected\n")
-    assert _known_ids(text) == {"aaa", "bbb", "ddd"}
-    assert not {"aaa", "ccc"} <= _known_ids(text)
+    assert known_ids(text) == {"aaa", "bbb", "ddd"}
+    assert not {"aaa", "ccc"} <= known_ids(text)
