@@ -13,6 +13,13 @@ is sent again after the slot map is refreshed, ``ASK`` goes once to the named
 node after ``ASKING``, ``TRYAGAIN`` (a slot mid-migration) after a pause.
 With ``replicas`` > 0 every pipeline ends in ``WAIT``: its calls are answered
 only once that many replicas have them (one wait per batch, not per move).
+
+On one server with no replicas to wait for, a batch goes the short way: it is
+written from the loop callback that queued it, and its callers' futures are
+answered from the callback that reads the last reply, which sends the next batch
+at once (:meth:`.resp.RespConnection.send_packed`); no task per batch. What
+needs a wait goes the long way, as a task: opening the connection (the first
+call, or after Redis went away), and the script cache to reload (``NOSCRIPT``).
 """
 
 from __future__ import annotations
@@ -71,6 +78,7 @@ class ScriptBatcher:
         self.on_round_trip: Callable[[], None] | None = None
         self._flusher: asyncio.Future[None] | None = None
         self._loop = KeptLoop()
+        self._in_flight: list[Pending] = []  # the batch sent the short way
 
     async def call(self, keys: list[str], args: list[Any], slot: int = 0) -> Any:
         return await self._queue(("EVALSHA", self._sha, len(keys), *keys, *args), slot)
@@ -109,7 +117,51 @@ class ScriptBatcher:
         self._router.close()
 
     def _start_flush(self) -> None:
-        self._flusher = self._loop.get().create_task(self._flush())
+        if not self._send_short():
+            self._flusher = self._loop.get().create_task(self._flush())
+
+    def _send_short(self) -> bool:
+        """Send the next batch the short way if it can go so (one server, no
+        replicas, its connection open and idle); False: it must go as a task."""
+        if self._router.cluster or self.replicas:
+            return False
+        conn = self._router.connection(SINGLE)
+        if not conn.idle():
+            return False
+        batch, self._pending = self._pending[:MAX_BATCH], self._pending[MAX_BATCH:]
+        self._in_flight = batch
+        self.round_trips += 1
+        if self.on_round_trip is not None:
+            self.on_round_trip()
+        conn.send_packed([item[0] for item in batch], self._answered)
+        return True
+
+    def _answered(self, replies: list[Any], exc: BaseException | None) -> None:
+        """The short way's batch came back (or its connection ended: ``exc``)."""
+        batch, self._in_flight = self._in_flight, []
+        if exc is not None:
+            _fail(batch, exc)
+        else:
+            again: list[Pending] = []
+            for item, result in zip(batch, replies, strict=True):
+                if _settle(item, result) is not None:
+                    again.append(item)  # on one server only NOSCRIPT asks for a retry
+            if again:  # the script cache to reload: the long way, the rest after it
+                self._flusher = self._loop.get().create_task(self._retry(again))
+                return
+        if not self._pending:
+            self._flushing = False
+        elif not self._send_short():
+            self._flusher = self._loop.get().create_task(self._flush())
+
+    async def _retry(self, batch: list[Pending]) -> None:
+        try:
+            await self._send(batch)
+        except BaseException as exc:
+            _fail(batch, exc)
+            self._flushing = False
+            raise
+        await self._flush()
 
     async def _flush(self) -> None:
         try:
@@ -170,24 +222,9 @@ class ScriptBatcher:
             return []
         redo: list[tuple[Address | None, Pending]] = []
         for (item, _), result in zip(group, results, strict=True):
-            fut = item[1]
-            if fut.done():
-                continue
-            if not isinstance(result, ResponseError):  # nearly every reply: skip the checks
-                fut.set_result(result)
-            elif _error(result, "ASK"):  # a slot mid-migration: this key already moved
-                host, _, port = str(result).split()[2].rpartition(":")
-                redo.append(((host, int(port)), item))
-            elif _error(result, "MOVED") or _error(result, "TRYAGAIN"):
-                redo.append((None, item))
-            elif _is_noscript(result):  # lost again at once: as if Redis were away
-                fut.set_exception(RedisConnectionError(f"the script cache keeps emptying: {result}"))
-            elif _error(result, "CLUSTERDOWN"):
-                fut.set_exception(RedisConnectionError(str(result)))
-            elif isinstance(result, ResponseError):
-                fut.set_exception(result)
-            else:
-                fut.set_result(result)
+            to = _settle(item, result, reloaded=True)
+            if to is not None:
+                redo.append((to or None, item))
         return redo
 
     async def _run(self, conn: RespConnection, group: list[Job]) -> list[Any]:
@@ -214,6 +251,32 @@ class ScriptBatcher:
                 next(it)  # ASKING's +OK
             out.append(next(it))
         return out
+
+
+def _settle(item: Pending, result: Any, reloaded: bool = False) -> Address | tuple[()] | None:
+    """Answer a call's future with its reply, or say where to send it again:
+    ``()`` to its slot's owner (MOVED, TRYAGAIN; NOSCRIPT unless the script was
+    just ``reloaded``), an address for ASK; None once it is answered."""
+    fut = item[1]
+    if fut.done():
+        return None
+    if not isinstance(result, ResponseError):  # nearly every reply: skip the checks
+        fut.set_result(result)
+    elif _error(result, "ASK"):  # a slot mid-migration: this key already moved
+        host, _, port = str(result).split()[2].rpartition(":")
+        return (host, int(port))
+    elif _error(result, "MOVED") or _error(result, "TRYAGAIN"):
+        return ()
+    elif _is_noscript(result):
+        if not reloaded:
+            return ()
+        # lost again at once: as if Redis were away
+        fut.set_exception(RedisConnectionError(f"the script cache keeps emptying: {result}"))
+    elif _error(result, "CLUSTERDOWN"):
+        fut.set_exception(RedisConnectionError(str(result)))
+    else:
+        fut.set_exception(result)
+    return None
 
 
 def _fail(batch: list[Pending], exc: BaseException) -> None:

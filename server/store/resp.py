@@ -23,6 +23,13 @@ bytes that arrive go straight into the hiredis parser and wake the one waiting
 reader, without asyncio's stream reader and writer (their Python coroutines,
 buffer and futures were a few microseconds per pipeline and per published
 message on the hub's connection; docs/benchmarks.md, round 4).
+
+The batcher's pipelines on one server take a shorter way still
+(:meth:`RespConnection.send_packed`): the pipeline is written at once and its
+replies go to a callback from the very ``data_received`` that completes them,
+with no task, coroutine or future per pipeline; every move saves two trips
+through the loop's queue on its way to Redis and back (docs/benchmarks.md,
+"the store's replies where they arrive").
 """
 
 from __future__ import annotations
@@ -30,7 +37,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import ssl
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, cast
 
 import hiredis
@@ -43,6 +50,9 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 from ..aio import KeptLoop
 
 Command = Sequence[str | bytes | int | float]
+# Gets a pipeline's replies in order (an error reply as a ``ResponseError``
+# value), or, with an empty list, the error that ended the connection first.
+Answered = Callable[[list[Any], BaseException | None], None]
 
 
 class _Link(asyncio.Protocol):
@@ -54,6 +64,9 @@ class _Link(asyncio.Protocol):
         self.transport: asyncio.Transport | None = None
         self.closed = False  # the peer closed, or the connection was lost
         self.waiter: asyncio.Future[None] | None = None  # a reader waiting for bytes
+        # a pipeline sent by send_packed: told of every arrival (and of the end)
+        # in place of a waiting reader
+        self.on_data: Callable[[], None] | None = None
         self._paused = False
         self._drained: asyncio.Future[None] | None = None
 
@@ -82,6 +95,10 @@ class _Link(asyncio.Protocol):
         self._resume()
 
     def wake(self) -> None:
+        on_data = self.on_data
+        if on_data is not None:
+            on_data()
+            return
         waiter = self.waiter
         if waiter is not None and not waiter.done():
             waiter.set_result(None)
@@ -131,6 +148,10 @@ class RespConnection:
         self._timed_out = False
         self._watchdog: asyncio.TimerHandle | None = None
         self._loop = KeptLoop()
+        # the pipeline sent by send_packed: its callback, its reply count, its replies
+        self._answered: Answered | None = None
+        self._want = 0
+        self._got: list[Any] = []
 
     @classmethod
     def like(cls, redis: Redis, timeout: float = 5.0) -> RespConnection:
@@ -182,9 +203,12 @@ class RespConnection:
 
     def close(self) -> None:
         link, self._link = self._link, None
-        if link is not None and link.transport is not None:
-            with contextlib.suppress(Exception):
-                link.transport.close()
+        if link is not None:
+            link.on_data = None
+            if link.transport is not None:
+                with contextlib.suppress(Exception):
+                    link.transport.close()
+        self._end_pipeline(RedisConnectionError("the connection to redis was closed"))
 
     def abort(self) -> None:
         """Drop the connection at once: no TLS goodbye, which a peer that stopped
@@ -192,9 +216,12 @@ class RespConnection:
         link, self._link = self._link, None
         if link is not None:
             link.closed = True
+            link.on_data = None  # a pipeline of send_packed's ends below, with the reason
             link.wake()  # the pending read ends now, not at the loss's callback
             if link.transport is not None:
                 link.transport.abort()
+        self._end_pipeline(RedisTimeoutError("redis did not answer in time") if self._timed_out
+                           else RedisConnectionError("the connection to redis was dropped"))
 
     @staticmethod
     def pack(command: Command) -> bytes:
@@ -258,6 +285,62 @@ class RespConnection:
             raise
         finally:
             self._sent_at = None
+
+    def idle(self) -> bool:
+        """Whether :meth:`send_packed` may write now: open, nothing in flight."""
+        link = self._link
+        return self._sent_at is None and link is not None and link.is_open()
+
+    def send_packed(self, packed: Sequence[bytes], answered: Answered) -> None:
+        """Write ``packed`` as one pipeline and return at once (only when
+        :meth:`idle`); ``answered`` gets the replies from the callback that
+        reads the last of them, or the error that ends the connection first
+        (the watchdog's timeout included). No write-buffer wait: a caller sends
+        one pipeline at a time, so the buffer holds at most one."""
+        link = self._link
+        if link is None or not link.is_open() or self._sent_at is not None:
+            raise RedisConnectionError("not connected, or a request is in flight")
+        loop = self._loop.get()
+        self._sent_at, self._timed_out = loop.time(), False
+        if self._watchdog is None:
+            self._watchdog = loop.call_at(self._sent_at + self.timeout, self._watch, loop)
+        self._answered, self._want, self._got = answered, len(packed), []
+        link.on_data = self._collect
+        try:
+            link.transport.write(b"".join(packed))  # type: ignore[union-attr]
+        except (OSError, RuntimeError):  # uvloop's transport refuses with RuntimeError
+            self.close()  # ends the pipeline: its callback gets the error now
+
+    def _collect(self) -> None:
+        """Bytes arrived for the pipeline in flight (or its connection ended)."""
+        got, reader = self._got, self._reader
+        try:
+            while len(got) < self._want:
+                reply = reader.gets()
+                if reply is False:
+                    link = self._link
+                    if link is None or link.closed:
+                        self.close()  # ends the pipeline with the connection's error
+                    return
+                got.append(reply)
+        except hiredis.ProtocolError as exc:  # garbage on the stream: nothing after it is sure
+            self._end_pipeline(RedisConnectionError(f"lost the connection to redis: {exc}"))
+            self.close()
+            return
+        answered = self._answered
+        link = self._link
+        if link is not None:
+            link.on_data = None
+        self._answered, self._got, self._sent_at = None, [], None
+        if answered is not None:
+            answered(got, None)  # may send the next pipeline at once
+
+    def _end_pipeline(self, exc: BaseException) -> None:
+        answered = self._answered
+        if answered is None:
+            return
+        self._answered, self._got, self._sent_at = None, [], None
+        answered([], exc)
 
     def _watch(self, loop: asyncio.AbstractEventLoop) -> None:
         """Abort the connection if the request in flight is older than the

@@ -126,12 +126,76 @@ async def test_a_script_error_reaches_only_its_caller(rdb: aioredis.Redis) -> No
     batcher = ScriptBatcher(RespConnection.like(rdb), "if ARGV[1] == 'boom' then error('boom') end "
                                                        "return ARGV[1]")
     try:
-        results = await asyncio.gather(batcher.call(["x"], ["ok"]), batcher.call(["x"], ["boom"]),
-                                       batcher.call(["x"], ["fine"]), return_exceptions=True)
-        assert results[0] == b"ok" and results[2] == b"fine"
-        assert isinstance(results[1], ResponseError) and not isinstance(results[1], NoScriptError)
+        for _ in range(2):  # the first batch opens the connection (a task), the second goes the short way
+            results = await asyncio.gather(batcher.call(["x"], ["ok"]), batcher.call(["x"], ["boom"]),
+                                           batcher.call(["x"], ["fine"]), return_exceptions=True)
+            assert results[0] == b"ok" and results[2] == b"fine"
+            assert isinstance(results[1], ResponseError) and not isinstance(results[1], NoScriptError)
     finally:
         batcher.close()
+
+
+async def test_on_one_server_an_open_connections_batches_need_no_task(rdb: aioredis.Redis) -> None:
+    batcher = ScriptBatcher(RespConnection.like(rdb), ECHO_KEYS)
+    try:
+        assert await batcher.call(["a"], [0]) == [b"a", b"0"]  # opens the connection: a task
+        opened = batcher._flusher
+        assert opened is not None
+        for _ in range(3):  # each round several batches: one in flight, the rest queued
+            replies = await asyncio.gather(*(batcher.call([f"k{i}"], [i]) for i in range(50)))
+            assert replies == [[f"k{i}".encode(), str(i).encode()] for i in range(50)]
+        assert batcher._flusher is opened  # no batch since needed a task of its own
+    finally:
+        batcher.close()
+
+
+async def _redis_that_stops(answers: int, then: str) -> tuple[asyncio.Server, int, list[int]]:
+    """A server answering the first ``answers`` PINGs of each connection, then
+    silent (``then="silent"``) or closing the connection (``then="close"``);
+    the list counts the connections it accepted."""
+    accepted: list[int] = []
+
+    async def handle(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        accepted.append(1)
+        left = answers
+        while data := await reader.read(1 << 16):
+            for _ in range(data.count(b"PING")):
+                if left:
+                    writer.write(b"+PONG\r\n")
+                    left -= 1
+                elif then == "close":
+                    writer.close()
+                    return
+    server = await asyncio.start_server(handle, "127.0.0.1", 0)
+    return server, server.sockets[0].getsockname()[1], accepted
+
+
+async def test_a_short_way_batch_without_an_answer_times_out() -> None:
+    server, port, _ = await _redis_that_stops(1, "silent")
+    batcher = ScriptBatcher(RespConnection(host="127.0.0.1", port=port, timeout=0.2), ECHO_KEYS)
+    try:
+        assert await batcher.command("PING") == b"PONG"  # opens the connection
+        started = asyncio.get_running_loop().time()
+        with pytest.raises(RedisTimeoutError):
+            await batcher.command("PING")
+        assert asyncio.get_running_loop().time() - started < 2.0
+    finally:
+        batcher.close()
+        server.close()
+
+
+async def test_a_connection_lost_under_a_short_way_batch_fails_it_and_the_next_reconnects() -> None:
+    server, port, accepted = await _redis_that_stops(1, "close")
+    batcher = ScriptBatcher(RespConnection(host="127.0.0.1", port=port, timeout=5.0), ECHO_KEYS)
+    try:
+        assert await batcher.command("PING") == b"PONG"
+        with pytest.raises(RedisConnectionError):
+            await asyncio.wait_for(batcher.command("PING"), 2.0)
+        assert await batcher.command("PING") == b"PONG"  # a new connection
+        assert len(accepted) == 2
+    finally:
+        batcher.close()
+        server.close()
 
 
 async def test_a_connection_closed_while_idle_is_replaced_before_the_next_request(
