@@ -340,3 +340,20 @@ async def test_requests_arm_no_timeout_context_each(monkeypatch: pytest.MonkeyPa
         conn.close()
         server.close()
     assert armed == []
+
+
+@pytest.mark.parametrize("args", [
+    ("EVALSHA", "ab" * 20, 3), (0, -1, 7, 2**70, -(2**64)), ("", b"", "é✓", b"\x00\r\n"),
+    ("x" * 255, "y" * 256, b"z" * 70_000), (1.5, "a", 0.1, 1e20), ("a", 2, b"c", 3.25),
+])
+def test_the_compiled_packer_packs_as_hiredis_does(args: tuple[object, ...]) -> None:
+    full = RespConnection.pack(args)  # type: ignore[arg-type]
+    assert pack_args(args) == full[full.index(b"\r\n") + 2:]  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("bad", [None, True, [1], {"a": 1}])
+def test_the_compiled_packer_refuses_what_hiredis_refuses(bad: object) -> None:
+    with pytest.raises(TypeError):
+        RespConnection.pack(("a", bad))  # type: ignore[arg-type]
+    with pytest.raises(TypeError):
+        pack_args(("a", 1, bad))  # type: ignore[arg-type]
