@@ -50,6 +50,7 @@ test: lint
 bench: $(STAMP)
 	$(BIN)/python -m bench.engine --both
 	$(BIN)/python -m bench.instructions
+	$(BIN)/python -m bench.server_instructions
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis build *.egg-info

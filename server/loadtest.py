@@ -24,6 +24,7 @@ import subprocess
 import sys
 import time
 import urllib.request
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -62,7 +63,7 @@ class Proc:
             self.popen.kill()
 
 
-def _spawn(args: list[str], env: dict[str, str]) -> Proc:
+def _spawn(args: list[str], env: dict[str, str], wait_s: float = 30.0) -> Proc:
     # PATIENCE_BENCH_LOG: a file the spawned processes' logs are appended to (with
     # PATIENCE_LOOP_PROBE_MS, the server's loop probe; server/loopprobe.py)
     log_path = env.get("PATIENCE_BENCH_LOG")
@@ -70,7 +71,7 @@ def _spawn(args: list[str], env: dict[str, str]) -> Proc:
         popen = subprocess.Popen(args, stdout=subprocess.PIPE, text=True, env=env,
                                  stderr=log_file if log_file is not None else subprocess.DEVNULL)
     assert popen.stdout is not None
-    deadline = time.monotonic() + 30
+    deadline = time.monotonic() + wait_s
     while time.monotonic() < deadline:
         line = popen.stdout.readline()
         m = re.search(r"ws://([\d.]+):(\d+)/", line)
@@ -90,22 +91,26 @@ NO_ADDRESS_LIMITS = {"PATIENCE_CONNECTIONS_PER_ADDRESS": "1000000",
                      "PATIENCE_JOIN_PENALTY_MS": "0"}
 
 
-def start_server(data_dir: str, transport: str | None = None) -> Proc:
-    """A server process; ``transport`` (PATIENCE_TRANSPORT) or the environment's."""
+def start_server(data_dir: str, transport: str | None = None, under: Sequence[str] = ()) -> Proc:
+    """A server process; ``transport`` (PATIENCE_TRANSPORT) or the environment's;
+    ``under``: a command it runs under (a profiler: bench/server_instructions.py)."""
     extra = {"PATIENCE_TRANSPORT": transport} if transport else {}
     env = dict(os.environ, **extra, PATIENCE_PORT="0", PATIENCE_COUNTDOWN_MS="0",
                PATIENCE_RATE_PER_2S="100000", PATIENCE_RACE_SECONDS="3600",
                PATIENCE_DATA_DIR=data_dir, PATIENCE_LOG_LEVEL="WARNING", **NO_ADDRESS_LIMITS)
-    return _spawn([sys.executable, "-m", "server.cli", "serve"], env)
+    # under a profiler a process starts tens of times slower
+    return _spawn([*under, sys.executable, "-m", "server.cli", "serve"], env, 300.0 if under else 30.0)
 
 
-def start_echo(reply_bytes: int, transport: str = "websockets", store: str | None = None) -> Proc:
+def start_echo(reply_bytes: int, transport: str = "websockets", store: str | None = None,
+               under: Sequence[str] = ()) -> Proc:
     """The bare echo: websockets' standard asyncio server, or the lean transport's;
     with ``store`` (a Redis URL), the echo that stores each message before its
     answer (websockets' server)."""
     extra = ["--store", store] if store else []
-    return _spawn([sys.executable, "-m", "server.benchrun", "echo", "--reply-bytes", str(reply_bytes),
-                   "--transport", transport, *extra], dict(os.environ))
+    return _spawn([*under, sys.executable, "-m", "server.benchrun", "echo", "--reply-bytes",
+                   str(reply_bytes), "--transport", transport, *extra], dict(os.environ),
+                  300.0 if under else 30.0)
 
 
 def metric(proc: Proc, name: str) -> float:

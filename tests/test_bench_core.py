@@ -63,3 +63,32 @@ def test_the_move_path_micro_bench_times_every_hot_function(capsys: pytest.Captu
     lines = out.splitlines()[1:]
     assert [ln.split()[0] for ln in lines] == names
     assert all(float(ln.split()[-2]) > 0 for ln in lines)
+
+
+def test_the_server_count_says_it_is_skipped_without_valgrind(monkeypatch: pytest.MonkeyPatch,
+                                                             capsys: pytest.CaptureFixture[str]) -> None:
+    from bench import server_instructions
+
+    monkeypatch.setattr("shutil.which", lambda name: None)
+    monkeypatch.setattr("sys.argv", ["server_instructions"])
+    assert server_instructions.main() == 0
+    assert "skipped, valgrind is not installed" in capsys.readouterr().out
+
+
+def test_the_server_count_divides_by_the_answers_and_compares_with_the_echo(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    from bench import server_instructions
+
+    counts = {"server": (250_000_000, 1000), "echo": (99_000_000, 990)}
+
+    async def counted(kind: str, out_dir: object, seconds: float) -> tuple[int, int]:
+        return counts[kind]
+
+    monkeypatch.setattr("shutil.which", lambda name: "/bin/" + name)
+    monkeypatch.setattr(server_instructions, "_count", counted)
+    monkeypatch.setattr("sys.argv", ["server_instructions"])
+    monkeypatch.setenv("PYTHONHASHSEED", "random")  # main fixes it; put back after the test
+    assert server_instructions.main() == 0
+    out = capsys.readouterr().out
+    assert "250,000 per answer" in out and "100,000 per answer" in out
+    assert out.rstrip().endswith("server / echo: x2.50")
