@@ -11,7 +11,11 @@ of a view are its keys and values' bytes in order:
   player, keyed by the identity of the pile's tuple: a state made by a move
   shares every untouched pile with the state before it; a pile seen before by
   any player comes from a bounded table keyed by its cards;
-* each legal move's text, packed, comes from a bounded table keyed by the move;
+* each legal move's text, packed, comes from its variant's table keyed by the
+  identity of the move object: the rules make every one-card move once and
+  keep it (``Rules.steps``), so a lookup hashes a pointer, not a NamedTuple's
+  five fields (that hashing was two thirds of the lists' encoding); a move made
+  afresh (a run, a fill) comes from a bounded table keyed by the move;
 * the rest (counts, the status, variant facts) is packed as it comes.
 
 The bytes equal ``encode({"t": "view", "v": v, "seq": seq, "view": view(...)})``
@@ -26,7 +30,7 @@ import msgpack
 
 from .game.cards import CARD_TEXT, rank_name
 from .game.engine import IN_PROGRESS, rules_of
-from .game.moves import Move
+from .game.moves import DEAL_ALL, DEAL_ONE, DEAL_ROUND, DRAW, REDEAL, RESIGN, Move
 from .game.safe import safe_foundation_moves
 from .game.state import STOCK, WASTE, State
 
@@ -73,7 +77,7 @@ class _Layout:
     """What every view of one variant shares, packed: its pile names, the
     view's keys and values that never change."""
 
-    __slots__ = ("rules", "names", "head", "total", "passes")
+    __slots__ = ("rules", "names", "head", "total", "passes", "moves")
 
     def __init__(self, state: State) -> None:
         rules = self.rules = rules_of(state)
@@ -84,6 +88,10 @@ class _Layout:
             + map_header(len(rules.names) - WASTE)
         self.total = _KEYS["total_cards"] + _pack(spec.total_cards)
         self.passes = spec.passes - 1
+        # id -> packed text of the moves the rules keep: alive as long as the
+        # rules (this layout holds them), so no other object can take their ids
+        kept = [m for row in rules.steps for m in row] + list(_ACTIONS)
+        self.moves = {id(m): _pack(str(m)) for m in kept}
 
 
 # by variant id: as many as there are variants (a variant registered again under its
@@ -100,20 +108,20 @@ def _pile(pile: tuple[int, ...]) -> bytes:
     return packed
 
 
-def _moves(moves: list[Move]) -> bytes:
+_ACTIONS = (DRAW, REDEAL, RESIGN, DEAL_ONE, DEAL_ROUND, DEAL_ALL)  # module constants: kept
+
+
+def _moves(moves: list[Move], kept: dict[int, bytes]) -> bytes:
     n = len(moves)
-    head = bytes((0x90 | n,)) if n < 16 else array_header(n)
-    try:
-        return head + b"".join(map(_MOVES.__getitem__, moves))
-    except KeyError:  # a move not packed yet (rare: every variant has a few hundred)
-        pass
-    parts = [head]
+    parts = [bytes((0x90 | n,)) if n < 16 else array_header(n)]
     for m in moves:
-        packed = _MOVES.get(m)
-        if packed is None:
-            if len(_MOVES) >= MOVES_MAX:
-                _MOVES.clear()
-            packed = _MOVES[m] = _pack(str(m))
+        packed = kept.get(id(m))
+        if packed is None:  # a move made afresh
+            packed = _MOVES.get(m)
+            if packed is None:
+                if len(_MOVES) >= MOVES_MAX:
+                    _MOVES.clear()
+                packed = _MOVES[m] = _pack(str(m))
         parts.append(packed)
     return b"".join(parts)
 
@@ -163,8 +171,8 @@ class ViewEncoder:
             _FOUNDATION_CARDS, _pack(rules.foundation_cards(state)),
             layout.total,
             _STATUS_KEY, status_bytes,
-            _LEGAL_MOVES, _moves(legal),
-            _SAFE_MOVES, _moves(safe_foundation_moves(rules, state, legal)),
+            _LEGAL_MOVES, _moves(legal, layout.moves),
+            _SAFE_MOVES, _moves(safe_foundation_moves(rules, state, legal), layout.moves),
             _MUST_FILL, layout.names[state.vacancy] if state.vacancy >= 0 else _NIL,
             _BASE_RANK, _pack(rank_name(state.base)) if state.base else _NIL,
         )

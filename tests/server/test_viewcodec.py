@@ -79,6 +79,19 @@ def test_the_tables_stay_bounded_and_the_bytes_stay_right(monkeypatch: pytest.Mo
     viewcodec._MOVES.clear()
 
 
+def test_the_moves_the_rules_keep_are_packed_by_their_identity() -> None:
+    """The one-card moves the rules make once (``Rules.steps``) never go through
+    the table keyed by the move's value, whose lookups hash the whole tuple."""
+    viewcodec._MOVES.clear()
+    state = engine.new_game("simplicity", 3)
+    status, moves, _ = engine.status_before_search(state)
+    kept = {id(m) for row in engine.rules_of(state).steps for m in row}
+    assert any(id(m) in kept for m in moves)
+    encoded = ViewEncoder().encode(1, 1, state, status, moves)
+    assert encoded == reference(1, 1, state, status, moves)
+    assert not [m for m in moves if id(m) in kept and m in viewcodec._MOVES]
+
+
 @pytest.mark.parametrize("n", [0, 1, 15, 16, 255, 65535, 65536])
 def test_headers_are_msgpacks(n: int) -> None:
     assert map_header(n) == msgpack.packb({i: 0 for i in range(n)})[:len(map_header(n))]
