@@ -18,7 +18,8 @@ CORE_SRC := $(shell find server/game -name '*.py') $(SERVER_SRC)
 # pass only: the code they check runs on the pure core in the tests beside them.
 PURE_TESTS := tests/game tests/test_cli.py tests/test_corebuild.py tests/competition/test_daily_pure.py \
 	tests/server/test_viewcodec.py tests/server/test_sansio_fast_frames.py tests/test_protocol.py \
-	tests/server/test_outbox.py tests/server/test_progress_throttle.py tests/server/test_aio.py
+	tests/server/test_outbox.py tests/server/test_progress_throttle.py tests/server/test_aio.py \
+	tests/server/test_progress_bytes.py
 
 .PHONY: setup serve cluster test lint bench clean
 

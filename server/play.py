@@ -19,7 +19,7 @@ from .game.state import State
 from .metrics import ACCEPTED, MOVES_REJECTED
 from .player import Player
 from .protocol import ProtocolError, encode, error
-from .race import progress_message
+from .race import encode_progress
 from .store.rooms import now_ms
 
 log = logging.getLogger("patience.play")
@@ -102,7 +102,7 @@ async def _play(player: Player, seq: int, text: str, v: int, step: Step) -> None
     n, total = player.n, player.total_cards  # as they are now, whenever it is encoded
 
     def progress() -> bytes:
-        return encode(progress_message(n, status, fc, total, v + 1))
+        return encode_progress(n, status, fc, total, v + 1)
 
     with_move = player.progress.send_with_move(fc, status)
     try:

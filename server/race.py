@@ -6,7 +6,9 @@ and what players are told, so it is tested by feeding it rows.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
+
+import msgpack
 
 from .game.engine import IN_PROGRESS, WON
 from .game.state import State
@@ -67,6 +69,38 @@ def progress_message(n: int, status: str, fc: int, total: int, moves: int,
                      connected: bool = True) -> dict[str, Any]:
     return {"t": "progress", "player": n, "status": status, "foundation_cards": fc,
             "total_cards": total, "moves": moves, "connected": connected}
+
+
+# The move path's progress, put together from msgpack fragments made once: the
+# same bytes as encoding progress_message's dict (a map's bytes are its keys and
+# values in order), for a fifth of the instructions.
+# (Final: compiled, a constant is read directly, not looked up in the module)
+_packb: Final = msgpack.Packer(use_bin_type=True).pack
+_PROGRESS_HEAD: Final = b"\x87" + _packb("t") + _packb("progress") + _packb("player")
+_STATUS: Final = _packb("status")
+_FC: Final = _packb("foundation_cards")
+_TOTAL: Final = _packb("total_cards")
+_MOVES: Final = _packb("moves")
+_CONNECTED: Final = _packb("connected")
+_FIXINTS: Final = [bytes((i,)) for i in range(128)]  # msgpack's positive fixints: the byte itself
+_STATUSES: Final[dict[str, bytes]] = {}  # a status's packed text (a handful of statuses)
+STATUSES_MAX: Final = 64
+
+
+def _int(i: int) -> bytes:
+    return _FIXINTS[i] if 0 <= i < 128 else _packb(i)
+
+
+def encode_progress(n: int, status: str, fc: int, total: int, moves: int,
+                    connected: bool = True) -> bytes:
+    """The bytes of ``encode(progress_message(n, status, fc, total, moves, connected))``."""
+    packed = _STATUSES.get(status)
+    if packed is None:
+        packed = _packb(status)
+        if len(_STATUSES) < STATUSES_MAX:
+            _STATUSES[status] = packed
+    return b"".join((_PROGRESS_HEAD, _int(n), _STATUS, packed, _FC, _int(fc), _TOTAL, _int(total),
+                     _MOVES, _int(moves), _CONNECTED, b"\xc3" if connected else b"\xc2"))
 
 
 def ranking(room: RoomRow) -> list[dict[str, Any]]:

@@ -34,7 +34,7 @@ from .game import engine
 from .game.state import State
 from .progress import ProgressThrottle
 from .protocol import encode
-from .race import progress_message
+from .race import encode_progress
 from .service import RoomService
 from .store.rooms import StoreUnavailable
 
@@ -163,7 +163,7 @@ async def _end(player: Judged, status: str, since_v: int) -> None:
     code, state = player.need_room(), player.state
     assert state is not None
     fc, n, v = engine.foundation_cards(state), player.n, player.v
-    progress = encode(progress_message(n, status, fc, player.total_cards, v))
+    progress = encode_progress(n, status, fc, player.total_cards, v)
     player.progress.send_with_move(fc, status)  # a status change always goes out
     try:
         result = await player.service.store.verdict(code, n, v, status, since_v, progress)
