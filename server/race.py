@@ -156,8 +156,14 @@ def cards_conserved(before: State, after: State) -> bool:
     induction from the deal every card of the deal is still there once."""
     old: list[int] = []
     new: list[int] = []
-    for a, b in zip(before.piles, after.piles, strict=True):
+    was, now = before.piles, after.piles
+    if len(was) != len(now):
+        return False
+    for i in range(len(was)):  # indexed: compiled, faster than a zip's iterator
+        a, b = was[i], now[i]
         if a is not b:
             old.extend(a)
             new.extend(b)
-    return sorted(old) == sorted(new)
+    old.sort()
+    new.sort()
+    return old == new

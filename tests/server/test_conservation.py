@@ -34,3 +34,10 @@ def test_a_lost_a_doubled_or_a_swapped_card_is_caught() -> None:
     # a rebuilt but equal pile is compared, and passes
     same = state._replace(piles=tuple(piles[:t] + [tuple(list(piles[t]))] + piles[t + 1:]))
     assert cards_conserved(state, same)
+
+
+
+def test_a_position_with_a_pile_more_or_less_is_not_conserved() -> None:
+    state = engine.new_game("four-seasons", "24")
+    for piles in (state.piles + ((),), state.piles[:-1], state.piles[:-1] + ((),) * 2):
+        assert not cards_conserved(state, state._replace(piles=piles))
