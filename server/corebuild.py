@@ -35,7 +35,8 @@ SERVER_COMPILED: tuple[str, ...] = (
     "server.aio", "server.endpoint", "server.hub", "server.limits", "server.net.connection",
     "server.net.frames", "server.net.outbox", "server.net.sansio", "server.net.sansio_server",
     "server.play", "server.player", "server.progress", "server.protocol", "server.race",
-    "server.store.batch", "server.store.keys", "server.store.rooms", "server.verdicts",
+    "server.store.batch", "server.store.keys", "server.store.resp", "server.store.rooms",
+    "server.verdicts",
     "server.viewcodec",
 )
 PURE_ENV: str = "PATIENCE_PURE"

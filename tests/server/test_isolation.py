@@ -172,20 +172,27 @@ async def test_a_start_missed_while_pub_sub_was_down_is_made_up(make_server: Any
     await bots[1].expect("room")
 
     # b's pub/sub link goes down and stays down for longer than the countdown
-    original_open = b.hub._sub.open
+    original = b.hub._sub
     blocked = asyncio.Event()
 
-    async def refuse() -> None:
-        blocked.set()
-        raise ConnectionError("pub/sub kept down by the test")
+    class Refusing:
+        """The subscriber, except that it cannot open again (a compiled
+        connection's methods cannot be replaced on the instance)."""
 
-    b.hub._sub.open = refuse  # type: ignore[method-assign]
-    b.hub._sub.abort()
+        def __getattr__(self, name: str) -> Any:
+            return getattr(original, name)
+
+        async def open(self) -> None:
+            blocked.set()
+            raise ConnectionError("pub/sub kept down by the test")
+
+    b.hub._sub = Refusing()
+    original.abort()
     await asyncio.wait_for(blocked.wait(), 5)
     await bots[0].send({"t": "ready"})
     await bots[0].expect("view")  # a's player starts; b heard nothing of it
     await asyncio.sleep(0.3)
-    b.hub._sub.open = original_open  # type: ignore[method-assign]
+    b.hub._sub = original
     view = await bots[1].expect("view", timeout=10)
     assert view["seq"] is None and view["view"]["status"] == "in_progress"
     answer = await bots[1].move(bots[1].choose() or "draw")
