@@ -147,7 +147,13 @@ class Rules:
 
     # -- shared helpers ----------------------------------------------------
     def foundation_cards(self, state: State) -> int:
-        return sum(map(len, state.piles[self.f0:self.t0]))
+        # indexed, not sum(map(len, a slice)): compiled, a loop of lengths costs a
+        # tenth of the slice, map and sum (three or four calls per move)
+        piles = state.piles
+        n = 0
+        for i in range(self.f0, self.t0):
+            n += len(piles[i])
+        return n
 
     def is_won(self, state: State) -> bool:
         return self.foundation_cards(state) == self.spec.total_cards
