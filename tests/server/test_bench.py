@@ -28,7 +28,7 @@ def test_bench_reports_every_figure_as_json() -> None:
         [sys.executable, "-m", "server.cli", "bench", "--players", "4", "--open-players", "4",
          "--rates", "40,20", "--idle-players", "4", "--seconds", "1", "--sweep-seconds", "1",
          "--repeat", "2", "--servers", "2", "--generators", "2", "--engine-seconds", "0.1",
-         "--json"],
+         "--echo-store", "--json"],
         capture_output=True, text=True, timeout=300, check=True)
     report = json.loads(out.stdout)
     server, echo = report["closed"]
@@ -54,6 +54,11 @@ def test_bench_reports_every_figure_as_json() -> None:
     for s in report["sweep"]:
         assert s["rows"][0]["n"] > 0 and s["rows"][1]["n"] > 0 and len(s["p99_ratios"]) == 2
     assert report["knee"] in (None, 20.0, 40.0)
+    # beside the echo that stores each message: its row, the ratio to it, its knee
+    for s in report["sweep"]:
+        assert s["rows"][2]["name"] == "echo+store" and s["rows"][2]["n"] > 0
+        assert s["p99_ratio_store"] == s["rows"][0]["p99_ms"] / s["rows"][2]["p99_ms"]
+    assert report["knee_store"] in (None, 20.0, 40.0)
     assert report["engine"]["gen_apply_per_s"] > 0
     assert [t["name"][:2] for t in report["targets"]] == ["1.", "2.", "3.", "5.", "5.", "5."]
 
