@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import logging
 from collections.abc import Callable
 from typing import Any, Final
 
@@ -35,6 +36,8 @@ from redis.exceptions import ResponseError
 from ..aio import KeptLoop
 from .resp import Command, RespConnection
 from .router import SINGLE, Address, Router
+
+log = logging.getLogger("patience.store")
 
 MAX_BATCH = 512
 REDIRECTS = 5  # MOVED/ASK/TRYAGAIN rounds before a call counts as failed
@@ -66,7 +69,7 @@ def pack_args(args: Command) -> bytes:
             data = arg.encode()
         elif isinstance(arg, bytes):
             data = arg
-        elif isinstance(arg, int) and not isinstance(arg, bool):
+        elif type(arg) is int:  # exactly: hiredis refuses bool and every other subclass
             data = str(arg).encode()
         else:  # a float, or what Redis cannot take (TypeError)
             packed = RespConnection.pack(args)
@@ -152,9 +155,12 @@ class ScriptBatcher:
         batch, self._pending = self._pending[:MAX_BATCH], self._pending[MAX_BATCH:]
         self._in_flight = batch
         self.round_trips += 1
-        if self.on_round_trip is not None:
-            self.on_round_trip()
         conn.send_packed([item[0] for item in batch], self._answered)
+        if self.on_round_trip is not None:
+            try:
+                self.on_round_trip()
+            except Exception:  # a counter's failure is not the batch's
+                log.exception("the round-trip hook failed")
         return True
 
     def _answered(self, replies: list[Any], exc: BaseException | None) -> None:
@@ -164,9 +170,13 @@ class ScriptBatcher:
             _fail(batch, exc)
         else:
             again: list[Pending] = []
-            for item, result in zip(batch, replies, strict=True):
-                if _settle(item, result) is not None:
-                    again.append(item)  # on one server only NOSCRIPT asks for a retry
+            try:
+                for item, result in zip(batch, replies, strict=True):
+                    if _settle(item, result) is not None:
+                        again.append(item)  # on one server only NOSCRIPT asks for a retry
+            except Exception as failed:  # never leave a caller unanswered, nor the batcher stuck
+                _fail(batch, failed)
+                again = []
             if again:  # the script cache to reload: the long way, the rest after it
                 self._flusher = self._loop.get().create_task(self._retry(again))
                 return

@@ -324,8 +324,13 @@ class RespConnection:
                     return
                 got.append(reply)
         except hiredis.ProtocolError as exc:  # garbage on the stream: nothing after it is sure
-            self._end_pipeline(RedisConnectionError(f"lost the connection to redis: {exc}"))
+            # the connection goes first: its caller may send the next batch at once,
+            # which must not go down this stream
+            answered = self._answered
+            self._answered, self._got, self._sent_at = None, [], None
             self.close()
+            if answered is not None:
+                answered([], RedisConnectionError(f"lost the connection to redis: {exc}"))
             return
         answered = self._answered
         link = self._link

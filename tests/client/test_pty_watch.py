@@ -57,17 +57,28 @@ async def seated(url: str, private: bool) -> tuple[list[Bot], str]:
     return bots, code
 
 
-async def race_out(bots: list[Bot], moves: int, gap: float = 0.0) -> list[list[str]]:
-    """Start, play ``moves`` each (``gap`` s apart), resign; the records' moves."""
+async def race_out(bots: list[Bot], moves: int, gap: float = 0.0,
+                   differ: bool = False) -> list[list[str]]:
+    """Start, play ``moves`` each (``gap`` s apart), resign; the records' moves.
+    With ``differ`` the second bot plays another move than the first's at the
+    first turn it has one (the deal is random: both may otherwise pick alike)."""
     for bot in bots:
         await bot.send({"t": "ready"})
     await asyncio.gather(*(bot.expect("view") for bot in bots))
+    apart = not differ
     for _ in range(moves):
-        for bot in bots:
+        played = None
+        for i, bot in enumerate(bots):
             if gap:
                 await asyncio.sleep(gap)
             if bot.view and bot.view["status"] == "in_progress":
-                await bot.move(bot.choose() or "draw")
+                move = bot.choose() or "draw"
+                if i == 1 and not apart and move == played:
+                    others = [m for m in bot.view["legal_moves"] if m != move]
+                    move = others[0] if others else move
+                apart = apart or (i == 1 and move != played)
+                played = move if i == 0 else played
+                await bot.move(move)
     for bot in bots:
         if bot.view and bot.view["status"] == "in_progress":
             bot.seq += 1
@@ -96,7 +107,7 @@ def test_watch_a_race_then_replay_it_and_jump_to_where_the_paths_diverge(
         term.child.send(code.lower() + "\r")
         term.wait(lambda: "watching" in term.lines[0] and f"room {code}" in term.lines[0])
         term.wait(lambda: "ann" in term.text and "bob" in term.text and "l stop watching" in term.text)
-        records = loop.run(race_out(bots, 6))
+        records = loop.run(race_out(bots, 6, differ=True))
         term.wait_text("Results", timeout=15)
         term.child.send("v")
         term.wait(lambda: "Replay" in term.lines[0] and "the deal of" in term.text, timeout=10)

@@ -4,6 +4,7 @@ against the session's real Redis."""
 from __future__ import annotations
 
 import asyncio
+import enum
 import secrets
 import socket
 
@@ -351,9 +352,67 @@ def test_the_compiled_packer_packs_as_hiredis_does(args: tuple[object, ...]) -> 
     assert pack_args(args) == full[full.index(b"\r\n") + 2:]  # type: ignore[arg-type]
 
 
-@pytest.mark.parametrize("bad", [None, True, [1], {"a": 1}])
+class _Small(enum.IntEnum):
+    ONE = 1
+
+
+@pytest.mark.parametrize("bad", [None, True, [1], {"a": 1}, _Small.ONE])
 def test_the_compiled_packer_refuses_what_hiredis_refuses(bad: object) -> None:
     with pytest.raises(TypeError):
         RespConnection.pack(("a", bad))  # type: ignore[arg-type]
     with pytest.raises(TypeError):
         pack_args(("a", 1, bad))  # type: ignore[arg-type]
+
+
+
+async def _scripted_redis(replies: list[list[bytes]]) -> tuple[asyncio.Server, int, list[int]]:
+    """A server answering the k-th PING of its n-th connection with
+    ``replies[n][k]`` (+PONG past the script); the list counts each connection's PINGs."""
+    pings: list[int] = []
+
+    async def handle(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        n = len(pings)
+        pings.append(0)
+        script = replies[n] if n < len(replies) else []
+        while data := await reader.read(1 << 16):
+            for _ in range(data.count(b"PING")):
+                k = pings[n]
+                pings[n] += 1
+                writer.write(script[k] if k < len(script) else b"+PONG\r\n")
+    server = await asyncio.start_server(handle, "127.0.0.1", 0)
+    return server, server.sockets[0].getsockname()[1], pings
+
+
+async def test_garbage_under_a_short_way_batch_sends_nothing_more_down_that_stream() -> None:
+    # the second reply of the first connection is not RESP: its caller fails, and the
+    # call queued behind it goes on a new connection, not down the broken one
+    server, port, pings = await _scripted_redis([[b"+PONG\r\n", b"!garbage\r\n"]])
+    batcher = ScriptBatcher(RespConnection(host="127.0.0.1", port=port, timeout=5.0), ECHO_KEYS)
+    try:
+        assert await batcher.command("PING") == b"PONG"  # opens the connection
+        first = batcher.command("PING")
+        await asyncio.sleep(0.001)  # written: the next call waits behind it
+        second = batcher.command("PING")
+        with pytest.raises(RedisConnectionError):
+            await asyncio.wait_for(first, 2.0)
+        assert await asyncio.wait_for(second, 2.0) == b"PONG"
+        await asyncio.sleep(0.05)
+        assert pings == [2, 1]
+    finally:
+        batcher.close()
+        server.close()
+
+
+async def test_a_reply_the_batcher_cannot_read_fails_its_caller_and_the_next_call_goes_on() -> None:
+    # an ASK without an address, from a single server: reading it raises inside the
+    # reply's callback; that caller gets the error and the batcher is not left stuck
+    server, port, _ = await _scripted_redis([[b"+PONG\r\n", b"-ASK nowhere\r\n"]])
+    batcher = ScriptBatcher(RespConnection(host="127.0.0.1", port=port, timeout=5.0), ECHO_KEYS)
+    try:
+        assert await batcher.command("PING") == b"PONG"
+        with pytest.raises(IndexError):
+            await asyncio.wait_for(batcher.command("PING"), 2.0)
+        assert await asyncio.wait_for(batcher.command("PING"), 2.0) == b"PONG"
+    finally:
+        batcher.close()
+        server.close()
