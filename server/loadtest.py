@@ -63,10 +63,14 @@ class Proc:
             self.popen.kill()
 
 
-def _spawn(args: list[str], env: dict[str, str], wait_s: float = 30.0) -> Proc:
+def _spawn(args: list[str], env: dict[str, str], under: Sequence[str] = ()) -> Proc:
+    """``args`` as a process (``under``: a command it runs under, a profiler),
+    once it says where it serves."""
     # PATIENCE_BENCH_LOG: a file the spawned processes' logs are appended to (with
     # PATIENCE_LOOP_PROBE_MS, the server's loop probe; server/loopprobe.py)
     log_path = env.get("PATIENCE_BENCH_LOG")
+    args = [*under, *args]
+    wait_s = 300.0 if under else 30.0  # under a profiler a process starts tens of times slower
     with open(log_path, "a") if log_path else contextlib.nullcontext() as log_file:
         popen = subprocess.Popen(args, stdout=subprocess.PIPE, text=True, env=env,
                                  stderr=log_file if log_file is not None else subprocess.DEVNULL)
@@ -98,8 +102,7 @@ def start_server(data_dir: str, transport: str | None = None, under: Sequence[st
     env = dict(os.environ, **extra, PATIENCE_PORT="0", PATIENCE_COUNTDOWN_MS="0",
                PATIENCE_RATE_PER_2S="100000", PATIENCE_RACE_SECONDS="3600",
                PATIENCE_DATA_DIR=data_dir, PATIENCE_LOG_LEVEL="WARNING", **NO_ADDRESS_LIMITS)
-    # under a profiler a process starts tens of times slower
-    return _spawn([*under, sys.executable, "-m", "server.cli", "serve"], env, 300.0 if under else 30.0)
+    return _spawn([sys.executable, "-m", "server.cli", "serve"], env, under)
 
 
 def start_echo(reply_bytes: int, transport: str = "websockets", store: str | None = None,
@@ -108,9 +111,8 @@ def start_echo(reply_bytes: int, transport: str = "websockets", store: str | Non
     with ``store`` (a Redis URL), the echo that stores each message before its
     answer (websockets' server)."""
     extra = ["--store", store] if store else []
-    return _spawn([*under, sys.executable, "-m", "server.benchrun", "echo", "--reply-bytes",
-                   str(reply_bytes), "--transport", transport, *extra], dict(os.environ),
-                  300.0 if under else 30.0)
+    return _spawn([sys.executable, "-m", "server.benchrun", "echo", "--reply-bytes", str(reply_bytes),
+                   "--transport", transport, *extra], dict(os.environ), under)
 
 
 def metric(proc: Proc, name: str) -> float:

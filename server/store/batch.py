@@ -141,7 +141,10 @@ class ScriptBatcher:
         self._router.close()
 
     def _start_flush(self) -> None:
-        if not self._send_short():
+        """Send what is pending: the short way if it can go so, else as a task."""
+        if not self._pending:
+            self._flushing = False
+        elif not self._send_short():
             self._flusher = self._loop.get().create_task(self._flush())
 
     def _send_short(self) -> bool:
@@ -180,10 +183,7 @@ class ScriptBatcher:
             if again:  # the script cache to reload: the long way, the rest after it
                 self._flusher = self._loop.get().create_task(self._retry(again))
                 return
-        if not self._pending:
-            self._flushing = False
-        elif not self._send_short():
-            self._flusher = self._loop.get().create_task(self._flush())
+        self._start_flush()  # the next batch, from this same callback
 
     async def _retry(self, batch: list[Pending]) -> None:
         try:

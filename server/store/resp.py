@@ -201,14 +201,17 @@ class RespConnection:
             self.close()
             raise
 
-    def close(self) -> None:
+    def close(self, error: BaseException | None = None) -> None:
+        """Close the connection; a pipeline of :meth:`send_packed`'s in flight
+        ends with ``error`` (by default: closed), once the connection is gone,
+        so its callback cannot send the next one down this stream."""
         link, self._link = self._link, None
         if link is not None:
             link.on_data = None
             if link.transport is not None:
                 with contextlib.suppress(Exception):
                     link.transport.close()
-        self._end_pipeline(RedisConnectionError("the connection to redis was closed"))
+        self._end_pipeline(error or RedisConnectionError("the connection to redis was closed"))
 
     def abort(self) -> None:
         """Drop the connection at once: no TLS goodbye, which a peer that stopped
@@ -298,7 +301,7 @@ class RespConnection:
         (the watchdog's timeout included). No write-buffer wait: a caller sends
         one pipeline at a time, so the buffer holds at most one."""
         link = self._link
-        if link is None or not link.is_open() or self._sent_at is not None:
+        if link is None or not self.idle():
             raise RedisConnectionError("not connected, or a request is in flight")
         loop = self._loop.get()
         self._sent_at, self._timed_out = loop.time(), False
@@ -324,28 +327,25 @@ class RespConnection:
                     return
                 got.append(reply)
         except hiredis.ProtocolError as exc:  # garbage on the stream: nothing after it is sure
-            # the connection goes first: its caller may send the next batch at once,
-            # which must not go down this stream
-            answered = self._answered
-            self._answered, self._got, self._sent_at = None, [], None
-            self.close()
-            if answered is not None:
-                answered([], RedisConnectionError(f"lost the connection to redis: {exc}"))
+            self.close(RedisConnectionError(f"lost the connection to redis: {exc}"))
             return
-        answered = self._answered
         link = self._link
         if link is not None:
             link.on_data = None
-        self._answered, self._got, self._sent_at = None, [], None
+        answered = self._take_pipeline()
         if answered is not None:
             answered(got, None)  # may send the next pipeline at once
 
     def _end_pipeline(self, exc: BaseException) -> None:
+        answered = self._take_pipeline()
+        if answered is not None:
+            answered([], exc)
+
+    def _take_pipeline(self) -> Answered | None:
+        """The callback of the pipeline in flight; none is in flight after."""
         answered = self._answered
-        if answered is None:
-            return
         self._answered, self._got, self._sent_at = None, [], None
-        answered([], exc)
+        return answered
 
     def _watch(self, loop: asyncio.AbstractEventLoop) -> None:
         """Abort the connection if the request in flight is older than the

@@ -150,29 +150,31 @@ async def test_on_one_server_an_open_connections_batches_need_no_task(rdb: aiore
         batcher.close()
 
 
-async def _redis_that_stops(answers: int, then: str) -> tuple[asyncio.Server, int, list[int]]:
-    """A server answering the first ``answers`` PINGs of each connection, then
-    silent (``then="silent"``) or closing the connection (``then="close"``);
-    the list counts the connections it accepted."""
-    accepted: list[int] = []
+async def _scripted_redis(replies: list[list[bytes | None]]) -> tuple[asyncio.Server, int, list[int]]:
+    """A server answering the k-th PING of its n-th connection with
+    ``replies[n][k]`` (+PONG past the script; ``b""``: no answer, None: the
+    connection closed); the list counts each connection's PINGs."""
+    pings: list[int] = []
 
     async def handle(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        accepted.append(1)
-        left = answers
+        n = len(pings)
+        pings.append(0)
+        script = replies[n] if n < len(replies) else []
         while data := await reader.read(1 << 16):
             for _ in range(data.count(b"PING")):
-                if left:
-                    writer.write(b"+PONG\r\n")
-                    left -= 1
-                elif then == "close":
+                k = pings[n]
+                pings[n] += 1
+                reply = script[k] if k < len(script) else b"+PONG\r\n"
+                if reply is None:
                     writer.close()
                     return
+                writer.write(reply)
     server = await asyncio.start_server(handle, "127.0.0.1", 0)
-    return server, server.sockets[0].getsockname()[1], accepted
+    return server, server.sockets[0].getsockname()[1], pings
 
 
 async def test_a_short_way_batch_without_an_answer_times_out() -> None:
-    server, port, _ = await _redis_that_stops(1, "silent")
+    server, port, _ = await _scripted_redis([[b"+PONG\r\n", b""]])  # then silent
     batcher = ScriptBatcher(RespConnection(host="127.0.0.1", port=port, timeout=0.2), ECHO_KEYS)
     try:
         assert await batcher.command("PING") == b"PONG"  # opens the connection
@@ -186,7 +188,7 @@ async def test_a_short_way_batch_without_an_answer_times_out() -> None:
 
 
 async def test_a_connection_lost_under_a_short_way_batch_fails_it_and_the_next_reconnects() -> None:
-    server, port, accepted = await _redis_that_stops(1, "close")
+    server, port, accepted = await _scripted_redis([[b"+PONG\r\n", None]])  # then it closes
     batcher = ScriptBatcher(RespConnection(host="127.0.0.1", port=port, timeout=5.0), ECHO_KEYS)
     try:
         assert await batcher.command("PING") == b"PONG"
@@ -364,23 +366,6 @@ def test_the_compiled_packer_refuses_what_hiredis_refuses(bad: object) -> None:
         pack_args(("a", 1, bad))  # type: ignore[arg-type]
 
 
-
-async def _scripted_redis(replies: list[list[bytes]]) -> tuple[asyncio.Server, int, list[int]]:
-    """A server answering the k-th PING of its n-th connection with
-    ``replies[n][k]`` (+PONG past the script); the list counts each connection's PINGs."""
-    pings: list[int] = []
-
-    async def handle(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        n = len(pings)
-        pings.append(0)
-        script = replies[n] if n < len(replies) else []
-        while data := await reader.read(1 << 16):
-            for _ in range(data.count(b"PING")):
-                k = pings[n]
-                pings[n] += 1
-                writer.write(script[k] if k < len(script) else b"+PONG\r\n")
-    server = await asyncio.start_server(handle, "127.0.0.1", 0)
-    return server, server.sockets[0].getsockname()[1], pings
 
 
 async def test_garbage_under_a_short_way_batch_sends_nothing_more_down_that_stream() -> None:
