@@ -43,7 +43,13 @@ class PlayerEndpoint:
         player = self.player
         try:
             if msg["t"] == "move" and player.hello:  # the hot path: straight to the move path
-                await play(player, msg["seq"], msg["move"], msg["v"])
+                # opponents' progress coming meanwhile leaves in the answer's write
+                outbox = player.outbox
+                outbox.hold_progress()
+                try:
+                    await play(player, msg["seq"], msg["move"], msg["v"])
+                finally:
+                    outbox.release_progress()
             else:
                 await self.dispatch(player, msg)
         except StoreUnavailable:

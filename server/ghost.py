@@ -117,9 +117,9 @@ async def run(player: Player, code: str, ghost: Ghost, starts_at: int, ends_at: 
     else:
         fc = engine.foundation_cards(engine.new_game(ghost.variant, ghost.deal))
         status = engine.IN_PROGRESS
-    # at the ghost's own times, each one (no lingering for a frame to go with)
+    # at the ghost's own times, each one
     player.outbox.send_progress(GHOST_PLAYER, encode(progress_message(GHOST_PLAYER, status, fc, total,
-                                                                      done)), linger=False)
+                                                                      done)))
     for i, (ms, fc, status) in enumerate(ghost.marks[done:], start=done + 1):
         at = starts_at + ms
         if at >= ends_at:
@@ -128,7 +128,7 @@ async def run(player: Player, code: str, ghost: Ghost, starts_at: int, ends_at: 
         if player.code != code or (player.state is not None and player.status != engine.IN_PROGRESS):
             return  # left the room, or the racer's game is over: the race is decided
         player.outbox.send_progress(GHOST_PLAYER, encode(progress_message(
-            GHOST_PLAYER, status, fc, total, i)), linger=False)
+            GHOST_PLAYER, status, fc, total, i)))
 
 
 def start(player: Player, code: str, ghost: Ghost, starts_at: int, ends_at: int) -> None:

@@ -8,7 +8,13 @@ reading fills its own queue, is closed with :data:`CLOSE_SLOW` once a bound
 is passed, and resumes with its token; every other player goes on as before.
 
 While the queue is empty and the socket keeps up, a frame is written at once
-(no task switch: the common case on the move path costs nothing extra).
+(no task switch: the common case on the move path costs nothing extra). The
+transport puts every frame a connection is sent in one loop tick into one
+write. An opponent's progress that comes while the player's own move is being
+answered waits for that answer and leaves in its write (a player who moves
+without pause gets both in one system call); at any other time it goes at
+once. None waits on a timer: one that released what waited for a later frame
+sent it in bursts the next moves waited behind.
 """
 
 from __future__ import annotations
@@ -32,9 +38,6 @@ OUTBOX_MAX_FRAMES = 1024
 WRITE_HIGH_WATER = 64 * 1024  # unsent bytes in the socket's buffer before the writer waits
 STALL_S = 5.0  # a writer that cannot hand the socket anything this long closes the connection
 CLOSE_GRACE_S = 2.0  # after a close is asked for, the time the closing handshake may take
-# An opponent's progress waits this long for the next frame the connection is sent
-# (its own answer, mostly) and leaves in the same write; alone after that.
-PROGRESS_LINGER_S = 0.02
 
 
 class Socket(Protocol):
@@ -67,8 +70,7 @@ class _Entry:
 class Outbox:
     def __init__(self, socket: Socket, *, max_bytes: int = OUTBOX_MAX_BYTES,
                  max_frames: int = OUTBOX_MAX_FRAMES, high_water: int = WRITE_HIGH_WATER,
-                 stall_s: float = STALL_S, close_grace_s: float = CLOSE_GRACE_S,
-                 progress_linger_s: float = PROGRESS_LINGER_S) -> None:
+                 stall_s: float = STALL_S, close_grace_s: float = CLOSE_GRACE_S) -> None:
         self._socket = socket
         self._max_bytes = max_bytes
         self._max_frames = max_frames
@@ -80,11 +82,10 @@ class Outbox:
         # the queued progress of each opponent: a newer one replaces it (progress
         # is a snapshot, so only the newest matters)
         self._progress: dict[int, _Entry] = {}
-        # progress lingering for the next frame (at most one per opponent, the newest),
-        # released by the tick shared by every outbox lingering as long as this one
-        self._tick = linger_tick(progress_linger_s) if progress_linger_s > 0 else None
-        self._lingering: dict[int, bytes] = {}
-        self._in_tick = False  # handed to the tick, which has not released it yet
+        # while the player's own answer is on its way (hold_progress), the newest
+        # progress of each opponent waits here to leave with it
+        self._holds = 0
+        self._held: dict[int, bytes] = {}
         self._writer: asyncio.Task[None] | None = None
         self._loop = KeptLoop()
         self.closed_for: str | None = None  # why the outbox gave up, once it has
@@ -93,7 +94,7 @@ class Outbox:
     def send(self, payload: bytes) -> None:
         if self.closed_for is not None:
             return
-        if self._lingering:
+        if self._held:
             self._release()  # ahead of this frame, as they came
         if not self._queue and self._socket.buffered() < self._high_water:
             if self._socket.state is State.OPEN:
@@ -101,34 +102,33 @@ class Outbox:
             return
         self._push(_Entry(payload))
 
-    def send_progress(self, player: int, payload: bytes, linger: bool = True) -> None:
-        """An opponent's progress: replaces that player's progress still queued
-        or lingering. With ``linger`` it waits up to ``progress_linger_s`` for
-        the next frame this connection is sent, to leave in the same write (a
-        progress is a snapshot shown on a bar: a few milliseconds late changes
-        nothing; a newer one of the same player meanwhile replaces it)."""
+    def send_progress(self, player: int, payload: bytes) -> None:
+        """An opponent's progress. While the connection's own answer is on its
+        way it waits for it; otherwise it is written like any frame. Waiting or
+        queued, a newer progress of the same player replaces it (progress is a
+        snapshot shown on a bar)."""
         if self.closed_for is not None:
             return
-        tick = self._tick
-        if linger and tick is not None and not self._queue:
-            self._lingering[player] = payload
-            if not self._in_tick:
-                self._in_tick = True
-                tick.add(self)
+        if self._holds and not self._queue:
+            self._held[player] = payload
             return
-        self._lingering.pop(player, None)  # older than this one
+        self._held.pop(player, None)  # older than this one
         self._progress_now(player, payload)
 
-    def linger_over(self) -> None:
-        """The shared tick's turn: send what still lingers."""
-        self._in_tick = False
-        if self._lingering:
+    def hold_progress(self) -> None:
+        """The player's move is being answered: opponents' progress waits for
+        the answer (at most this move's handling). Pair with :meth:`release_progress`."""
+        self._holds += 1
+
+    def release_progress(self) -> None:
+        """The move was answered (or failed): what still waits goes now."""
+        self._holds -= 1
+        if self._held and not self._holds:
             self._release()
 
     def _release(self) -> None:
-        """Send what lingers (the tick, or a frame that goes now)."""
-        lingering, self._lingering = self._lingering, {}
-        for player, payload in lingering.items():
+        held, self._held = self._held, {}
+        for player, payload in held.items():
             self._progress_now(player, payload)
 
     def _progress_now(self, player: int, payload: bytes) -> None:
@@ -229,7 +229,7 @@ class Outbox:
         self._queue.clear()
         self._progress.clear()
         self._bytes = 0
-        self._lingering.clear()  # the tick finds nothing to send
+        self._held.clear()
 
     def stop(self) -> None:
         """The connection ended: forget what is queued."""
@@ -237,49 +237,3 @@ class Outbox:
         self._forget()
         if self._writer is not None:
             self._writer.cancel()
-
-
-class LingerTick:
-    """Releases the lingering progress of every outbox that handed itself in
-    since the last tick: one timer for all the connections of the process, not
-    one per connection (at 1,000 players, each opponent's progress started a
-    timer of its own on each connection). An outbox waits at most ``delay_s``."""
-
-    def __init__(self, delay_s: float) -> None:
-        self.delay_s = delay_s
-        self._due: list[Outbox] = []  # each outbox once (its _in_tick): bounded by the connections
-        self._timer: asyncio.TimerHandle | None = None
-        self._timer_loop: asyncio.AbstractEventLoop | None = None
-        self._loop = KeptLoop()
-
-    def add(self, outbox: Outbox) -> None:
-        loop = self._loop.get()
-        if self._timer is not None and self._timer_loop is not loop:
-            self._timer, self._due = None, []  # left by a loop that has ended (tests)
-        self._due.append(outbox)
-        if self._timer is None:
-            self._timer = loop.call_later(self.delay_s, self._fire)
-            self._timer_loop = loop
-
-    def _fire(self) -> None:
-        self._timer = None
-        due, self._due = self._due, []
-        for outbox in due:
-            try:
-                outbox.linger_over()
-            except Exception:  # one connection's failure must not hold the others' progress
-                log.exception("releasing a lingering progress failed")
-
-
-_TICKS: dict[float, LingerTick] = {}  # by delay: the server's one, and the few tests use
-TICKS_MAX = 8
-
-
-def linger_tick(delay_s: float) -> LingerTick:
-    """The tick shared by the outboxes that linger ``delay_s``."""
-    tick = _TICKS.get(delay_s)
-    if tick is None:
-        if len(_TICKS) >= TICKS_MAX:
-            _TICKS.clear()  # only a lookup: each outbox keeps its own tick
-        tick = _TICKS[delay_s] = LingerTick(delay_s)
-    return tick

@@ -4,6 +4,7 @@ becomes the protocol's ``store_unavailable``."""
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 import pytest
@@ -49,3 +50,27 @@ async def test_a_store_away_is_answered_store_unavailable(server: RaceServer) ->
     with pytest.raises(ProtocolError) as refused:
         await ep.handle({"t": "ping"})
     assert refused.value.code == "store_unavailable"
+
+
+async def test_an_opponents_progress_waits_for_the_moves_answer(server: RaceServer) -> None:
+    """Progress that comes while a move is in hand leaves with its answer (one
+    write for both), or when the move fails; never before."""
+    async def dispatch(player: Player, msg: dict[str, Any]) -> None:
+        raise AssertionError("a move after hello never takes the dispatch")
+
+    sock = FakeSocket()
+    player = Player(server.service, Outbox(sock), unlimited())
+    player.hello = True
+    ep = PlayerEndpoint(player, server.arenas, dispatch)
+    assert player.write_lock.try_acquire()  # a late verdict has the game's writer: the move waits
+    move = asyncio.create_task(ep.handle(dict(MOVE)))
+    await asyncio.sleep(0)
+    player.outbox.send_progress(2, b"p2")
+    assert sock.written == []
+    player.write_lock.release()
+    with pytest.raises(ProtocolError) as refused:
+        await move
+    assert refused.value.code == "not_in_room"
+    assert sock.written == [b"p2"]  # the move failed: what waited went anyway
+    player.outbox.send_progress(2, b"p2-next")
+    assert sock.written == [b"p2", b"p2-next"]  # no move in hand: at once

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-from typing import Any
 
 from websockets.protocol import State
 
@@ -52,41 +51,60 @@ async def settle() -> None:
 
 async def test_a_client_that_keeps_up_is_written_at_once() -> None:
     sock = FakeSocket()
-    box = Outbox(sock, progress_linger_s=0)
+    box = Outbox(sock)
     box.send(b"a")
     box.send_progress(2, b"p")
     assert sock.written == [b"a", b"p"] and box.queued_frames == 0
 
 
-async def test_a_progress_lingers_for_the_next_frame_and_leaves_before_it() -> None:
+async def test_an_opponents_progress_is_not_held_on_a_timer() -> None:
+    """With no move of the player's own in hand, a progress goes to the socket
+    as it comes (the transport joins the frames of one loop tick into one
+    write), not held on a timer for a frame that may come: the timer that
+    released the held ones put them out in bursts that the next moves waited
+    behind (the open loop's p99)."""
     sock = FakeSocket()
-    box = Outbox(sock, progress_linger_s=10.0)
+    box = Outbox(sock)
+    box.send_progress(2, b"p2")
+    box.send_progress(3, b"p3")
+    assert sock.written == [b"p2", b"p3"] and box.queued_frames == 0
+
+
+async def test_a_progress_waits_for_the_answer_on_its_way_and_leaves_ahead_of_it() -> None:
+    sock = FakeSocket()
+    box = Outbox(sock)
+    box.hold_progress()  # the player's move is being answered
     box.send_progress(2, b"p2-old")
     box.send_progress(3, b"p3")
-    box.send_progress(2, b"p2-new")  # the newest of a player replaces its lingering one
-    await settle()
+    box.send_progress(2, b"p2-new")  # the newest of a player replaces its waiting one
     assert sock.written == []
-    box.send(b"view")  # the client's own answer takes them along, ahead of it
-    assert sock.written == [b"p2-new", b"p3", b"view"] and box.queued_frames == 0
-    box.send(b"next")
-    assert sock.written[-1] == b"next" and len(sock.written) == 4
+    box.send(b"view")  # the answer takes them along, ahead of it
+    assert sock.written == [b"p2-new", b"p3", b"view"]
+    box.release_progress()
+    assert len(sock.written) == 3  # nothing twice
+    box.send_progress(2, b"p2-next")  # no answer on its way: at once
+    assert sock.written[-1] == b"p2-next" and box.queued_frames == 0
 
 
-async def test_a_lingering_progress_goes_alone_when_nothing_follows() -> None:
+async def test_what_waited_goes_when_the_move_ends_without_an_answer() -> None:
     sock = FakeSocket()
-    box = Outbox(sock, progress_linger_s=0.02)
-    box.send_progress(2, b"p")
+    box = Outbox(sock)
+    box.hold_progress()
+    box.hold_progress()  # a second move in hand: holds count
+    box.send_progress(2, b"p2")
+    box.release_progress()
     assert sock.written == []
-    await asyncio.sleep(0.06)
-    assert sock.written == [b"p"]
+    box.release_progress()
+    assert sock.written == [b"p2"]
 
 
-async def test_a_closed_outbox_sends_no_lingering_progress() -> None:
+async def test_a_closed_outbox_sends_nothing_that_waited() -> None:
     sock = FakeSocket()
-    box = Outbox(sock, progress_linger_s=0.02)
-    box.send_progress(2, b"p")
+    box = Outbox(sock)
+    box.hold_progress()
+    box.send_progress(2, b"p2")
     box.stop()
-    await asyncio.sleep(0.06)
+    box.release_progress()
     assert sock.written == []
 
 
@@ -167,7 +185,7 @@ async def test_a_closed_socket_gets_nothing() -> None:
 class Member:
     def __init__(self, n: int, fail: bool = False) -> None:
         self.sock = FakeSocket()
-        self.outbox = Outbox(self.sock, progress_linger_s=0)  # written as delivered
+        self.outbox = Outbox(self.sock)
         self.n = n
         self.fail = fail
         self.events: list[dict[str, object]] = []
@@ -205,83 +223,23 @@ async def test_the_hub_only_enqueues_and_one_failing_member_costs_the_others_not
     members[2].outbox.stop()
 
 
-async def test_a_progress_sent_at_once_drops_the_same_players_lingering_one() -> None:
+def test_an_outbox_outliving_its_loop_starts_its_writer_on_the_running_one() -> None:
+    """The outbox keeps the running loop (asking for it is a system call) but
+    never one that no longer runs."""
     sock = FakeSocket()
-    box = Outbox(sock, progress_linger_s=0.02)
-    box.send_progress(2, b"p2-old")
-    box.send_progress(2, b"p2-new", linger=False)
-    await asyncio.sleep(0.06)
-    assert sock.written == [b"p2-new"]  # the older one never follows the newer
+    box = Outbox(sock, high_water=1000)
 
-
-def test_an_outbox_outliving_its_loop_times_on_the_running_one() -> None:
-    """The outbox keeps the running loop (asking for it is a system call, once
-    per progress) but never one that no longer runs."""
-    sock = FakeSocket()
-    box = Outbox(sock, progress_linger_s=0.02)
-
-    async def linger() -> list[bytes]:
-        box.send_progress(2, b"p")
-        await asyncio.sleep(0.06)
+    async def queue_and_drain() -> list[bytes]:
+        sock.written.clear()
+        sock.buffer = 10**6
+        sock.drained = asyncio.Event()
+        box.send(b"m")  # queued: the writer's task waits for the socket
+        await settle()
+        sock.unblock()
+        await settle()
         return list(sock.written)
 
-    assert asyncio.run(linger()) == [b"p"]
-    sock.written.clear()
-    assert asyncio.run(linger()) == [b"p"]  # a timer on the closed loop would never fire
+    assert asyncio.run(queue_and_drain()) == [b"m"]
+    assert asyncio.run(queue_and_drain()) == [b"m"]  # a task on the closed loop would never run
 
 
-async def test_the_lingering_progress_of_many_connections_shares_one_timer() -> None:
-    """One timer per linger period for the whole process, not one per connection
-    (1,000 players: a timer per opponent's progress per connection)."""
-    loop = asyncio.get_running_loop()
-    timers = []
-    call_later = loop.call_later
-
-    def counted(delay: float, callback: Any, *args: Any) -> asyncio.TimerHandle:
-        timers.append(delay)
-        return call_later(delay, callback, *args)
-
-    loop.call_later = counted  # type: ignore[method-assign]
-    try:
-        socks = [FakeSocket() for _ in range(50)]
-        boxes = [Outbox(sock, progress_linger_s=0.03) for sock in socks]
-        for i, box in enumerate(boxes):
-            box.send_progress(2, b"p%d" % i)
-            box.send_progress(3, b"q%d" % i)
-        boxes[0].send(b"view")  # one goes early, with its connection's own frame
-        assert socks[0].written == [b"p0", b"q0", b"view"]
-        assert all(sock.written == [] for sock in socks[1:])
-    finally:
-        loop.call_later = call_later  # type: ignore[method-assign]
-    assert timers == [0.03]
-    await asyncio.sleep(0.1)
-    assert socks[0].written == [b"p0", b"q0", b"view"]  # nothing twice
-    assert all(sock.written == [b"p%d" % i, b"q%d" % i] for i, sock in enumerate(socks) if i)
-
-
-async def test_a_connection_lingers_again_after_the_shared_tick() -> None:
-    sock = FakeSocket()
-    box = Outbox(sock, progress_linger_s=0.02)
-    box.send_progress(2, b"a")
-    await asyncio.sleep(0.06)
-    box.send_progress(2, b"b")
-    assert sock.written == [b"a"]
-    await asyncio.sleep(0.06)
-    assert sock.written == [b"a", b"b"]
-
-
-def test_a_tick_left_pending_by_an_ended_loop_does_not_hold_the_next_loops_progress() -> None:
-    sock = FakeSocket()
-    box = Outbox(sock, progress_linger_s=0.025)
-
-    async def linger_and_leave() -> None:
-        box.send_progress(2, b"lost")  # the loop ends before the tick
-
-    async def linger() -> list[bytes]:
-        other = FakeSocket()
-        Outbox(other, progress_linger_s=0.025).send_progress(2, b"p")
-        await asyncio.sleep(0.08)
-        return list(other.written)
-
-    asyncio.run(linger_and_leave())
-    assert asyncio.run(linger()) == [b"p"]
