@@ -117,7 +117,7 @@ async def run(player: Player, code: str, ghost: Ghost, starts_at: int, ends_at: 
     else:
         fc = engine.foundation_cards(engine.new_game(ghost.variant, ghost.deal))
         status = engine.IN_PROGRESS
-    # at the ghost's own times, each one
+    # at the ghost's own times (like any opponent's, held while the racer's move is answered)
     player.outbox.send_progress(GHOST_PLAYER, encode(progress_message(GHOST_PLAYER, status, fc, total,
                                                                       done)))
     for i, (ms, fc, status) in enumerate(ghost.marks[done:], start=done + 1):

@@ -10,11 +10,12 @@ is passed, and resumes with its token; every other player goes on as before.
 While the queue is empty and the socket keeps up, a frame is written at once
 (no task switch: the common case on the move path costs nothing extra). The
 transport puts every frame a connection is sent in one loop tick into one
-write. An opponent's progress that comes while the player's own move is being
-answered waits for that answer and leaves in its write (a player who moves
-without pause gets both in one system call); at any other time it goes at
-once. None waits on a timer: one that released what waited for a later frame
-sent it in bursts the next moves waited behind.
+write (on the sans-I/O transport, the default). An opponent's progress that
+comes while the player's own move is being answered waits for that answer and
+leaves in its write (a player who moves without pause gets both in one system
+call); at any other time it goes at once. None waits on a timer: one that
+released what waited for a later frame sent it in bursts the next moves waited
+behind.
 """
 
 from __future__ import annotations
@@ -83,8 +84,9 @@ class Outbox:
         # is a snapshot, so only the newest matters)
         self._progress: dict[int, _Entry] = {}
         # while the player's own answer is on its way (hold_progress), the newest
-        # progress of each opponent waits here to leave with it
-        self._holds = 0
+        # progress of each opponent waits here to leave with it: only while the
+        # queue is empty, so whatever waits here is older than anything queued
+        self._holding = False
         self._held: dict[int, bytes] = {}
         self._writer: asyncio.Task[None] | None = None
         self._loop = KeptLoop()
@@ -94,8 +96,12 @@ class Outbox:
     def send(self, payload: bytes) -> None:
         if self.closed_for is not None:
             return
-        if self._held:
-            self._release()  # ahead of this frame, as they came
+        if self._holding:  # the answer, or whatever comes first: the wait is over
+            self._holding = False
+            if self._held:
+                self._release()  # ahead of this frame, as they came
+                if self.closed_for is not None:
+                    return
         if not self._queue and self._socket.buffered() < self._high_water:
             if self._socket.state is State.OPEN:
                 self._socket.write_now(payload)
@@ -109,21 +115,21 @@ class Outbox:
         snapshot shown on a bar)."""
         if self.closed_for is not None:
             return
-        if self._holds and not self._queue:
+        if self._holding and not self._queue:
             self._held[player] = payload
             return
-        self._held.pop(player, None)  # older than this one
         self._progress_now(player, payload)
 
     def hold_progress(self) -> None:
         """The player's move is being answered: opponents' progress waits for
-        the answer (at most this move's handling). Pair with :meth:`release_progress`."""
-        self._holds += 1
+        the first frame this connection is sent (its answer, mostly), or for
+        :meth:`release_progress` at the end of the move, whichever comes first."""
+        self._holding = True
 
     def release_progress(self) -> None:
-        """The move was answered (or failed): what still waits goes now."""
-        self._holds -= 1
-        if self._held and not self._holds:
+        """The move is over: what still waits goes now."""
+        self._holding = False
+        if self._held:
             self._release()
 
     def _release(self) -> None:

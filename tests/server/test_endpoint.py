@@ -53,8 +53,9 @@ async def test_a_store_away_is_answered_store_unavailable(server: RaceServer) ->
 
 
 async def test_an_opponents_progress_waits_for_the_moves_answer(server: RaceServer) -> None:
-    """Progress that comes while a move is in hand leaves with its answer (one
-    write for both), or when the move fails; never before."""
+    """Progress that comes while a move is in hand is not written before the
+    move's answer, or before the move's end when it fails (the outbox's tests
+    show it leaving with the answer)."""
     async def dispatch(player: Player, msg: dict[str, Any]) -> None:
         raise AssertionError("a move after hello never takes the dispatch")
 

@@ -90,12 +90,23 @@ async def test_what_waited_goes_when_the_move_ends_without_an_answer() -> None:
     sock = FakeSocket()
     box = Outbox(sock)
     box.hold_progress()
-    box.hold_progress()  # a second move in hand: holds count
     box.send_progress(2, b"p2")
-    box.release_progress()
     assert sock.written == []
     box.release_progress()
     assert sock.written == [b"p2"]
+
+
+async def test_the_wait_ends_with_the_answer_not_with_the_move() -> None:
+    """What the move does after its answer (the race's end, a reload) holds no
+    opponent's progress back."""
+    sock = FakeSocket()
+    box = Outbox(sock)
+    box.hold_progress()
+    box.send(b"view")
+    box.send_progress(2, b"p2")  # the move is not over, but its answer has gone
+    assert sock.written == [b"view", b"p2"]
+    box.release_progress()
+    assert sock.written == [b"view", b"p2"]
 
 
 async def test_a_closed_outbox_sends_nothing_that_waited() -> None:
