@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import importlib
+
 import pytest
 
 from bench import engine as engine_bench
@@ -23,14 +25,6 @@ def test_the_instruction_total_is_read_from_callgrind_output() -> None:
     assert instructions.total_instructions("events: Ir\nsummary: 42\n") == 42
     with pytest.raises(ValueError):
         instructions.total_instructions("events: Ir\n")
-
-
-def test_without_valgrind_the_count_says_it_is_skipped(monkeypatch: pytest.MonkeyPatch,
-                                                       capsys: pytest.CaptureFixture[str]) -> None:
-    monkeypatch.setattr("shutil.which", lambda name: None)
-    monkeypatch.setattr("sys.argv", ["instructions"])
-    assert instructions.main() == 0
-    assert "skipped, valgrind is not installed" in capsys.readouterr().out
 
 
 def test_per_move_subtracts_the_run_that_only_prepares(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -65,13 +59,14 @@ def test_the_move_path_micro_bench_times_every_hot_function(capsys: pytest.Captu
     assert all(float(ln.split()[-2]) > 0 for ln in lines)
 
 
-def test_the_server_count_says_it_is_skipped_without_valgrind(monkeypatch: pytest.MonkeyPatch,
-                                                             capsys: pytest.CaptureFixture[str]) -> None:
-    from bench import server_instructions
-
+@pytest.mark.parametrize("bench_module", ["instructions", "server_instructions"])
+def test_without_valgrind_the_count_says_it_is_skipped(bench_module: str,
+                                                       monkeypatch: pytest.MonkeyPatch,
+                                                       capsys: pytest.CaptureFixture[str]) -> None:
+    module = importlib.import_module(f"bench.{bench_module}")
     monkeypatch.setattr("shutil.which", lambda name: None)
-    monkeypatch.setattr("sys.argv", ["server_instructions"])
-    assert server_instructions.main() == 0
+    monkeypatch.setattr("sys.argv", [bench_module])
+    assert module.main() == 0
     assert "skipped, valgrind is not installed" in capsys.readouterr().out
 
 

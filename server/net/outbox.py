@@ -97,11 +97,9 @@ class Outbox:
         if self.closed_for is not None:
             return
         if self._holding:  # the answer, or whatever comes first: the wait is over
-            self._holding = False
-            if self._held:
-                self._release()  # ahead of this frame, as they came
-                if self.closed_for is not None:
-                    return
+            self.release_progress()  # what waited goes ahead of this frame, as it came
+            if self.closed_for is not None:
+                return
         if not self._queue and self._socket.buffered() < self._high_water:
             if self._socket.state is State.OPEN:
                 self._socket.write_now(payload)
