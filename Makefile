@@ -5,10 +5,10 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
 # The install compiles the rules core (server/game/) with mypyc in place, and with
-# it the server's modules on the move path (SERVER_COMPILED in server/corebuild.py)
+# it the server's modules on the move path (SERVER_COMPILED in server/ops/corebuild.py)
 # (setup.py; pure Python without a C compiler or with PATIENCE_PURE=1). An edit
 # to any of them must rebuild, or the old compiled modules would keep running.
-SERVER_SRC := ${shell sed -n '/^SERVER_COMPILED/,/^)/p' server/corebuild.py | grep -o '"server[.a-z_]*"' | tr -d '"' | sed 's|\.|/|g; s|$$|.py|'}
+SERVER_SRC := ${shell sed -n '/^SERVER_COMPILED/,/^)/p' server/ops/corebuild.py | grep -o '"server[.a-z_]*"' | tr -d '"' | sed 's|\.|/|g; s|$$|.py|'}
 CORE_SRC := $(shell find server/game -name '*.py') $(SERVER_SRC)
 # The tests of the pure core: run a second time on the pure-Python source, so
 # the compiled and the pure core can never drift apart; with them the unit tests
@@ -23,7 +23,7 @@ PURE_TESTS := tests/game tests/test_cli.py tests/test_corebuild.py tests/competi
 
 .PHONY: setup serve cluster test lint bench clean
 
-$(STAMP): pyproject.toml setup.py server/corebuild.py $(CORE_SRC)
+$(STAMP): pyproject.toml setup.py server/ops/corebuild.py $(CORE_SRC)
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
 	$(BIN)/pip install --quiet -e '.[test]'
@@ -37,10 +37,10 @@ serve: $(STAMP)
 
 # docker-compose.yml's deployment on this machine (needs haproxy); Ctrl-C stops it
 cluster: $(STAMP)
-	$(BIN)/patience-server cluster
+	$(BIN)/python -m tools.localcluster
 
 lint: $(STAMP)
-	$(BIN)/ruff check server client tests bench setup.py
+	$(BIN)/ruff check server client tests bench tools setup.py
 	$(BIN)/mypy
 	$(BIN)/lint-imports --no-cache
 

@@ -1,13 +1,13 @@
 """Build: compile the rules core (``server/game/``, solver included) with mypyc,
 and with it the server's modules on the move path (``SERVER_COMPILED`` in
-``server/corebuild.py``: the one list, read from there).
+``server/ops/corebuild.py``: the one list, read from there).
 
 Everything else about the package lives in pyproject.toml; this file only adds
 the extension modules. The same typed Python source is compiled, so the pure
 modules remain a complete fallback: the build stays pure when no C compiler is
 found, when mypyc is missing, or when ``PATIENCE_PURE=1`` is set. At run time
 ``PATIENCE_PURE=1`` also makes the interpreter skip the compiled modules (see
-``server/corebuild.py``), which is how the game tests run on both paths.
+``server/ops/corebuild.py``), which is how the game tests run on both paths.
 """
 
 from __future__ import annotations
@@ -52,7 +52,8 @@ def _python_headers() -> bool:
 
 def _server_sources() -> list[str]:
     """The server's modules compiled with the core, as source paths."""
-    spec = importlib.util.spec_from_file_location("patience_corebuild", Path("server") / "corebuild.py")
+    spec = importlib.util.spec_from_file_location("patience_corebuild",
+                                                  Path("server") / "ops" / "corebuild.py")
     assert spec is not None and spec.loader is not None
     corebuild = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(corebuild)  # plain Python, the standard library only

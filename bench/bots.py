@@ -5,7 +5,7 @@
 
 A game here is exactly a seat's game without the network: the engine makes
 the position, :func:`server.game.views.view` makes what the seat is sent,
-the bot's :class:`~server.bots.knowledge.Knowledge` takes in that view and
+the bot's :class:`~server.rooms.bots.knowledge.Knowledge` takes in that view and
 nothing else, and the move it picks is played through the engine's checked
 path. Finishing times are the bot's own pacing (the think times it would
 wait on a server, summed), not the computer's time.
@@ -13,7 +13,7 @@ wait on a server, summed), not the computer's time.
 Each deal is also solved with every card known (the solver, at the budget
 of seeds/winrates.md) to show what the deal allowed. Deal numbers are
 ``random.Random(2026).randrange(1, 10**12)``, the same list as
-scripts/winrates.py. Results go to a JSON-lines file, flushed after each
+tools/winrates.py. Results go to a JSON-lines file, flushed after each
 game; ``run`` skips what is already there, so it resumes after a stop.
 """
 
@@ -31,13 +31,13 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
-from server.bots.knowledge import Knowledge
-from server.bots.pace import think_time
-from server.bots.policy import LEVEL, LEVELS, Mind, decide
 from server.game import engine
 from server.game.solver import solve
 from server.game.variants import SPECS
 from server.game.views import view
+from server.rooms.bots.knowledge import Knowledge
+from server.rooms.bots.pace import think_time
+from server.rooms.bots.policy import LEVEL, LEVELS, Mind, decide
 
 SEED = 2026
 DEFAULT_OUT = Path("data/bot-runs.jsonl")  # git-ignored scratch; the command rebuilds it

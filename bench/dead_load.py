@@ -9,7 +9,7 @@ and meanwhile plays each game of the dead-region corpus
 through the protocol: every move but the last as fast as answers come, then
 the move that makes the game dead, timed from its send to the view that says
 ``dead`` (the move's answer, or the view pushed when the verdict lands after
-the answer: server/verdicts.py). Each of the ``--repeat`` rounds plays every
+the answer: server/rooms/verdicts.py). Each of the ``--repeat`` rounds plays every
 game on a server process of its own, started for that round: a server
 remembers the verdicts it reached, so a second play on the same server would
 time a look-up, not a search. The same positions are also decided in this
@@ -35,12 +35,12 @@ from typing import Any
 import msgpack
 from websockets.asyncio.client import ClientConnection, connect
 
-from server.corebuild import rules_core
+from bench.load.driver import start_server
+from bench.load.generators import Generators, Phase
 from server.game import engine
 from server.game.moves import parse
-from server.loadgen import Generators, Phase
-from server.loadtest import start_server
-from server.protocol import PROTOCOL_VERSION, encode
+from server.ops.corebuild import rules_core
+from server.wire.protocol import PROTOCOL_VERSION, encode
 
 CORPUS = Path(__file__).resolve().parent.parent / "seeds" / "deals" / "dead_regions_v1.json"
 LIMIT_S = 1.0  # issue 16: the verdict within one second of the move
@@ -103,7 +103,7 @@ async def played_time(url: str, game: dict[str, Any]) -> float:
             v = msg["v"]
         status = msg["view"]["status"]
         if status == engine.IN_PROGRESS:
-            # answered before its verdict (server/verdicts.py): the verdict is pushed
+            # answered before its verdict (server/rooms/verdicts.py): the verdict is pushed
             async with asyncio.timeout(PUSH_WAIT_S):
                 while msg["t"] != "view" or msg["seq"] is not None:
                     msg = await _expect(ws, ("view",))

@@ -81,7 +81,7 @@ def view_rate(variant: str, seconds: float) -> float:
 
 def measure(seconds: float) -> dict[str, object]:
     """Every figure of one run, and which core ran them."""
-    from server.corebuild import rules_core
+    from server.ops.corebuild import rules_core
 
     base = baseline_rate(seconds)
     variants = {}

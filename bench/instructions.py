@@ -72,8 +72,8 @@ def play_games(plan: list[tuple[str, int, list[int]]]) -> int:
 def child(play: bool) -> None:
     """One counted process: prepare the games, maybe play them, say what ran.
     Everything is imported in both runs, so imports cancel out."""
-    from server.corebuild import rules_core
     from server.game import engine, views  # noqa: F401
+    from server.ops.corebuild import rules_core
 
     plan = games()
     # the collector's counters restart here, so where it runs during the games

@@ -19,7 +19,7 @@ import sys
 import time
 from collections.abc import Callable
 
-from server.corebuild import SERVER_COMPILED, SourceOnlyFinder, is_compiled
+from server.ops.corebuild import SERVER_COMPILED, SourceOnlyFinder, is_compiled
 
 # (label, environment, arguments) of each process --all runs
 KINDS: tuple[tuple[str, dict[str, str], list[str]], ...] = (
@@ -43,11 +43,11 @@ def measure(calls: int) -> dict[str, float]:
     from websockets.utils import apply_mask
 
     from server.game import engine
-    from server.limits import Bucket
     from server.net import frames
-    from server.protocol import decode_client
-    from server.race import cards_conserved
-    from server.viewcodec import ViewEncoder
+    from server.ops.limits import Bucket
+    from server.race.rules import cards_conserved
+    from server.wire.protocol import decode_client
+    from server.wire.viewcodec import ViewEncoder
 
     rng = random.Random(7)
     state = engine.new_game("simplicity", "24")
@@ -104,7 +104,7 @@ def main(argv: list[str] | None = None) -> None:
     if args.server_pure:
         sys.meta_path.insert(0, SourceOnlyFinder("server.game.none", SERVER_COMPILED))
     results = measure(args.calls)
-    print(f"server modules: {'compiled' if is_compiled('server.viewcodec') else 'pure'}, "
+    print(f"server modules: {'compiled' if is_compiled('server.wire.viewcodec') else 'pure'}, "
           f"core: {'compiled' if is_compiled('server.game.engine') else 'pure'}")
     for name, us in results.items():
         print(f"  {name:40s} {us:8.2f} µs")

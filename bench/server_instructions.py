@@ -26,8 +26,8 @@ import tempfile
 from pathlib import Path
 
 from bench.instructions import HASH_SEED, total_instructions
-from server.loadgen import Generators
-from server.loadtest import MOVE_BYTES, Proc, start_echo, start_server
+from bench.load.driver import MOVE_BYTES, Proc, start_echo, start_server
+from bench.load.generators import Generators
 
 PLAYERS = 100
 RATE = 100.0  # moves per second in total: a move in flight at a time, nearly always

@@ -2,7 +2,7 @@
 
 :class:`ClientSession` is the whole client minus the terminal: the app drives it,
 and tests drive two of them in-process. It keeps one websocket (binary msgpack
-frames, ``server.protocol``'s codec), folds every server message into a
+frames, ``server.wire.protocol``'s codec), folds every server message into a
 :class:`~client.state.RaceState`, and when the connection drops it reconnects
 by itself (exponential backoff with jitter, ``state.conn == "reconnecting"``
 meanwhile) and resumes with the room's token. Tokens are kept per server and
@@ -33,7 +33,7 @@ from typing import Any, Final
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, WebSocketException
 
-from server.protocol import MAX_FRAME_BYTES, MAX_NAME_CHARS, PROTOCOL_VERSION, encode
+from server.wire.protocol import MAX_FRAME_BYTES, MAX_NAME_CHARS, PROTOCOL_VERSION, encode
 
 from .config import CommitmentBook, KeyStore, ServerBook, TokenStore, where
 from .requests import Requests, now_ms

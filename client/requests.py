@@ -6,7 +6,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from server.protocol import MAX_NAME_CHARS
+from server.wire.protocol import MAX_NAME_CHARS
 
 from .state import RaceState
 

@@ -3,7 +3,7 @@ handlers and the websocket server, and wires them. Nothing imports it.
 
 One move crosses the layers downward: net (server/net/connection.py reads
 the frame) -> handler (server/handlers/race.py) -> the move path
-(server/play.py, server/player.py) -> the game core and the store.
+(server/rooms/play.py, server/rooms/player.py) -> the game core and the store.
 """
 
 from __future__ import annotations
@@ -22,25 +22,25 @@ from websockets.asyncio.server import Server, ServerConnection, serve
 from websockets.datastructures import Headers
 from websockets.http11 import Request, Response
 
-from . import metrics
-from .aio import stop_others
-from .arena_runner import ArenaRunner
-from .config import Settings
-from .corebuild import rules_core
-from .endpoint import PlayerEndpoint
 from .game import engine
 from .handlers import dispatch
-from .limits import Address, AddressBook, ConnectionLimits, Limits, client_address, parse_networks
-from .loopprobe import LoopProbe
+from .handlers.endpoint import PlayerEndpoint
 from .net.connection import Endpoint, WebsocketSocket, bound_kernel_buffer, serve_connection
 from .net.outbox import WRITE_HIGH_WATER, Outbox
 from .net.sansio import SansioConnection
 from .net.sansio_server import SansioServer, SansioSocket
-from .player import Player
-from .protocol import CLOSE_GOING_AWAY, MAX_FRAME_BYTES
-from .service import RoomService
+from .ops import metrics
+from .ops.aio import stop_others
+from .ops.config import Settings
+from .ops.corebuild import rules_core
+from .ops.limits import Address, AddressBook, ConnectionLimits, Limits, client_address, parse_networks
+from .ops.loopprobe import LoopProbe
+from .rooms.arenas import ArenaRunner
+from .rooms.player import Player
+from .rooms.service import RoomService
 from .store.client import open_client
 from .store.rooms import now_ms
+from .wire.protocol import CLOSE_GOING_AWAY, MAX_FRAME_BYTES
 
 log = logging.getLogger("patience.server")
 
@@ -79,7 +79,7 @@ class RaceServer:
         self.competition = self.service.competition
         self.hub = self.service.hub
         self.arenas = ArenaRunner(self.service)  # pairs, scores and pushes arenas' standings
-        # per-address budgets, in this process's memory (server/limits.py says why)
+        # per-address budgets, in this process's memory (server/ops/limits.py says why)
         self.addresses = AddressBook(Limits(
             connections=settings.connections_per_address,
             messages_per_2s=settings.address_rate_per_2s,

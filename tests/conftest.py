@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from server.corebuild import pure_requested, stale_modules
+from server.ops.corebuild import pure_requested, stale_modules
 
 
 def pytest_sessionstart(session: pytest.Session) -> None:

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from server.corebuild import SERVER_COMPILED
+from server.ops.corebuild import SERVER_COMPILED
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -50,7 +50,7 @@ def test_with_a_compiler_the_whole_core_is_compiled(build: ModuleType,
     # and the move path's server modules, exactly those corebuild names
     server = {p for p in sources if not p.startswith("server/game/")}
     assert server == {name.replace(".", "/") + ".py" for name in SERVER_COMPILED}
-    assert "server/play.py" in server and all((ROOT / p).is_file() for p in server)
+    assert "server/rooms/play.py" in server and all((ROOT / p).is_file() for p in server)
     # two named groups (the shared libraries' names), which together cover every source once
     groups = dict((name, set(paths)) for paths, name in call["separate"])
     assert set(groups) == {"patience_core", "patience_server"}
@@ -60,7 +60,7 @@ def test_with_a_compiler_the_whole_core_is_compiled(build: ModuleType,
 @pytest.mark.skipif(shutil.which("make") is None, reason="make is not installed")
 def test_the_makefile_rebuilds_after_an_edit_to_a_compiled_server_module() -> None:
     """The Makefile's stamp depends on every compiled source: it reads the
-    server's list from server/corebuild.py (a sed over its text)."""
+    server's list from server/ops/corebuild.py (a sed over its text)."""
     out = subprocess.run(["make", "-pq", "setup"], cwd=ROOT, capture_output=True, text=True,
                          timeout=60).stdout
     (line,) = [ln for ln in out.splitlines() if ln.startswith("SERVER_SRC :=")]

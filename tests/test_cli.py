@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from server.cli import main
+from server.cli.main import main
 from server.game.records import Record
 from server.game.variants import variant_ids
 from tests.game.helpers import random_game

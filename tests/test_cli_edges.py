@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 import server.game.solver as solver
-from server.cli import main
+from server.cli.main import main
 from tests.test_cli import SCRIPT, assert_one_line_error, legal_record, run, write_record
 
 

@@ -1,4 +1,4 @@
-"""Which rules core runs, and the switch to the pure one (server/corebuild.py)."""
+"""Which rules core runs, and the switch to the pure one (server/ops/corebuild.py)."""
 
 from __future__ import annotations
 
@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from server import corebuild
-from server.cli import main
-from server.corebuild import COMPILED, MIXED, PURE, SourceOnlyFinder, pure_requested, rules_core
+from server.cli.main import main
+from server.ops import corebuild
+from server.ops.corebuild import COMPILED, MIXED, PURE, SourceOnlyFinder, pure_requested, rules_core
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -91,13 +91,14 @@ def test_the_server_modules_count_with_the_core(tmp_path: Path, monkeypatch: pyt
 
 
 def test_the_pure_switch_covers_the_compiled_server_modules() -> None:
-    code = ("import server.play, server.net.sansio, server.game.engine as e;"
-            "print(server.play.__file__, server.net.sansio.__file__, e.__file__)")
+    code = ("import server.rooms.play, server.net.sansio, server.game.engine as e;"
+            "print(server.rooms.play.__file__, server.net.sansio.__file__, e.__file__)")
     env = {**os.environ, "PATIENCE_PURE": "1"}
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, check=True,
                          capture_output=True, text=True, timeout=60).stdout.split()
     assert len(out) == 3 and all(f.endswith(".py") for f in out)
-    assert {"server.play", "server.net.sansio", "server.viewcodec"} <= set(corebuild.SERVER_COMPILED)
+    assert {"server.rooms.play", "server.net.sansio",
+            "server.wire.viewcodec"} <= set(corebuild.SERVER_COMPILED)
 
 
 @pytest.mark.parametrize(("value", "pure"), [("1", True), ("yes", True), ("", False), ("0", False),
@@ -128,7 +129,7 @@ def test_version_says_which_core_runs(capsys: pytest.CaptureFixture[str]) -> Non
 
 def _version(pure: str) -> str:
     env = {**os.environ, "PATIENCE_PURE": pure}
-    return subprocess.run([sys.executable, "-m", "server.cli", "--version"], cwd=ROOT, env=env,
+    return subprocess.run([sys.executable, "-m", "server.cli.main", "--version"], cwd=ROOT, env=env,
                           check=True, capture_output=True, text=True, timeout=60).stdout
 
 

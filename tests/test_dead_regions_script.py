@@ -1,4 +1,4 @@
-"""scripts/dead_regions.py's random play: ``--keep-home`` never takes a card back
+"""tools/dead_regions.py's random play: ``--keep-home`` never takes a card back
 off a foundation, which Fortune's Favor's rules allow and its random walks
 otherwise do until the move cap."""
 
@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from server.game import engine
-from tests.script_support import load_script
+from tests.support.scripts import load_script
 
 
 def takebacks(moves: list[str]) -> int:

@@ -18,7 +18,7 @@ from server.store.embedded import (
     find_redis_server,
     resolve_redis_url,
 )
-from tests.redis_support import fresh_server, redis_url, sigkill, wait_aof_written
+from tests.support.redis_server import fresh_server, redis_url, sigkill, wait_aof_written
 
 
 def _client(url: str) -> redis.Redis:

@@ -7,7 +7,7 @@ from pathlib import Path
 import msgpack
 import pytest
 
-from server.protocol import (
+from server.wire.protocol import (
     CLIENT_MESSAGES,
     CLOSE_CODES,
     ERROR_CODES,
@@ -36,7 +36,7 @@ def test_a_valid_move_decodes_to_its_fields() -> None:
 
 
 def test_the_inline_move_check_keeps_to_the_table() -> None:
-    from server.protocol import _MOVE_LEN, _SEQ_HIGH
+    from server.wire.protocol import _MOVE_LEN, _SEQ_HIGH
 
     fields = CLIENT_MESSAGES["move"]
     assert set(fields) == {"seq", "move", "v"}
@@ -76,7 +76,7 @@ def test_bad_frames_get_a_specific_code(frame: bytes | str, code: str) -> None:
 
 
 def _field_text(name: str, spec: object) -> str:
-    from server.protocol import Field
+    from server.wire.protocol import Field
 
     assert isinstance(spec, Field)
     mark = "" if spec.required else "?"

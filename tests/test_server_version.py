@@ -18,7 +18,7 @@ from server.store.server_version import (
     require_version,
     server_version,
 )
-from tests.redis_support import fresh_server
+from tests.support.redis_server import fresh_server
 
 
 def _old_binary(directory: Path, name: str = "redis-server") -> Path:

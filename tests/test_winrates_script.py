@@ -1,4 +1,4 @@
-"""scripts/winrates.py's switches for the loss-proof measurements:
+"""tools/winrates.py's switches for the loss-proof measurements:
 ``--first-numbers`` solves deals 1..COUNT, ``--no-capacity`` turns the cross
 family's capacity test off (the search then cuts nothing in four-seasons)."""
 
@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from tests.script_support import load_script
+from tests.support.scripts import load_script
 
 
 def test_first_numbers_and_no_capacity(tmp_path: Path) -> None:

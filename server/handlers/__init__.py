@@ -1,7 +1,7 @@
 """The protocol's handlers: one function per client message type.
 
-Each takes the connection's :class:`~server.player.Player` and the decoded,
-validated message (server/protocol.py checked its fields). The dispatch
+Each takes the connection's :class:`~server.rooms.player.Player` and the decoded,
+validated message (server/wire/protocol.py checked its fields). The dispatch
 table below sits next to the protocol's message list: a test holds the two
 together. Handlers import the application layer below them; nothing imports
 them but the composition root, which hands :func:`dispatch` to the transport.
@@ -12,10 +12,10 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from .. import ghost as ghost_race
-from ..play import play
-from ..player import Player
-from ..protocol import ProtocolError
+from ..rooms import ghost as ghost_race
+from ..rooms.play import play
+from ..rooms.player import Player
+from ..wire.protocol import ProtocolError
 from . import arena, bots, competition, ghost, lobby, race, replay, results, solo, watch
 
 Handler = Callable[[Player, dict[str, Any]], Awaitable[None]]

@@ -1,7 +1,7 @@
 """Bots in rooms: ``add_bot`` by a private room's creator, and the bot that
 fills a quick race nobody else joined (docs/bots.md).
 
-A bot is a seat like any other (server/bots/seat.py): it joins, readies and
+A bot is a seat like any other (server/rooms/bots/seat.py): it joins, readies and
 moves through this very dispatch table.
 """
 
@@ -11,11 +11,11 @@ import asyncio
 import logging
 from typing import Any
 
-from ..bots.seat import Dispatch, add_bot
-from ..player import Player
-from ..protocol import ProtocolError
-from ..service import RoomService
+from ..rooms.bots.seat import Dispatch, add_bot
+from ..rooms.player import Player
+from ..rooms.service import RoomService
 from ..store.rooms import StoreUnavailable
+from ..wire.protocol import ProtocolError
 
 log = logging.getLogger("patience.bots")
 

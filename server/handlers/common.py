@@ -6,8 +6,8 @@ import math
 import re
 
 from ..game.variants import UnknownVariant, get_rules
-from ..player import Player
-from ..protocol import ProtocolError
+from ..rooms.player import Player
+from ..wire.protocol import ProtocolError
 
 ROOM_CODE = re.compile(r"[A-Za-z0-9]{1,16}", re.ASCII)
 
@@ -41,7 +41,7 @@ def check_room_budget(player: Player) -> None:
 
 
 def spend_room(player: Player) -> None:
-    """Spend one room opening, or refuse when none is left (server/limits.py)."""
+    """Spend one room opening, or refuse when none is left (server/ops/limits.py)."""
     wait = player.limits.take_room()
     if wait > 0:
         raise _over_limit("as many rooms opened as allowed", wait)

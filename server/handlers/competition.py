@@ -9,10 +9,10 @@ import secrets
 from typing import Any
 
 from ..game.variants import get_rules, variant_ids
-from ..player import Player, clean_name, token_hash
-from ..protocol import ProtocolError
-from ..service import RoomService
+from ..rooms.player import Player, clean_name, token_hash
+from ..rooms.service import RoomService
 from ..store.boards import DAILY_TTL_S
+from ..wire.protocol import ProtocolError
 from .common import spend_claim, spend_room, variant_id
 
 BOARD_KINDS = ("daily", "rating", "wins")

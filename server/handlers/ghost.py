@@ -1,11 +1,11 @@
-"""``ghost``: race a recorded run of the same deal (server/ghost.py)."""
+"""``ghost``: race a recorded run of the same deal (server/rooms/ghost.py)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from .. import ghost
-from ..player import Player
+from ..rooms import ghost
+from ..rooms.player import Player
 from .common import asked_code, join_failed, spend_room
 
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..play import play
-from ..player import Player
+from ..rooms.play import play
+from ..rooms.player import Player
 
 
 async def on_move(player: Player, msg: dict[str, Any]) -> None:

@@ -1,7 +1,7 @@
 """``replay``: a finished game's position at any move, as its player saw it.
 
 The client steps through a record by asking for the view at each index; the
-server replays the record with its engine (server/replays.py). Allowed only
+server replays the record with its engine (server/rooms/replays.py). Allowed only
 once the race has results (a daily's, once the day is over): before that a
 record would show how an opponent plays the deal still being raced.
 """
@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..player import Player
-from ..replays import public_room, replay_message, replayed
+from ..rooms.player import Player
+from ..rooms.replays import public_room, replay_message, replayed
 from .common import asked_code, join_failed
 
 

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..player import Player
-from ..protocol import ProtocolError
+from ..rooms.player import Player
 from ..store.arenas import arena_over
 from ..store.rooms import RoomRow
+from ..wire.protocol import ProtocolError
 
 
 async def _finished_room(player: Player, what: str) -> RoomRow:

@@ -14,11 +14,11 @@ from ..game import engine
 from ..game.moves import GameOver, IllegalMove
 from ..game.records import UNDO, positions
 from ..game.state import State
-from ..play import play
-from ..player import Player
-from ..protocol import ProtocolError, error
-from ..solo import hint, solo_deal
+from ..rooms.play import play
+from ..rooms.player import Player
+from ..rooms.solo import hint, solo_deal
 from ..store.rooms import RoomRow
+from ..wire.protocol import ProtocolError, error
 from .common import spend_room, variant_id
 
 log = logging.getLogger("patience.solo")

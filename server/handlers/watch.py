@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..player import Player
-from ..protocol import ProtocolError
-from ..spectator import MAX_SPECTATORS_PER_ROOM, Spectator
+from ..rooms.player import Player
+from ..rooms.spectator import MAX_SPECTATORS_PER_ROOM, Spectator
+from ..wire.protocol import ProtocolError
 from .common import asked_code, join_failed
 
 

@@ -17,9 +17,9 @@ from websockets.asyncio.server import ServerConnection, broadcast
 from websockets.exceptions import ConnectionClosed
 from websockets.protocol import State
 
-from .. import metrics
-from ..limits import Address, Bucket
-from ..protocol import CLOSE_INTERNAL, CLOSE_POLICY, ProtocolError, decode_client, encode, error
+from ..ops import metrics
+from ..ops.limits import Address, Bucket
+from ..wire.protocol import CLOSE_INTERNAL, CLOSE_POLICY, ProtocolError, decode_client, encode, error
 from .outbox import Outbox, Socket
 
 log = logging.getLogger("patience.net")

@@ -28,8 +28,8 @@ from typing import Protocol
 
 from websockets.protocol import State
 
-from ..aio import KeptLoop
-from ..protocol import CLOSE_SLOW
+from ..ops.aio import KeptLoop
+from ..wire.protocol import CLOSE_SLOW
 
 log = logging.getLogger("patience.outbox")
 

@@ -10,7 +10,7 @@ from typing import Any
 from websockets.http11 import Request, Response
 from websockets.protocol import State
 
-from ..aio import stop_tasks
+from ..ops.aio import stop_tasks
 from .sansio import Handler, ProcessRequest, SansioConnection
 
 log = logging.getLogger("patience.net")

@@ -33,7 +33,7 @@ from typing import Any, Final
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import ResponseError
 
-from ..aio import KeptLoop
+from ..ops.aio import KeptLoop
 from .resp import Command, RespConnection
 from .router import SINGLE, Address, Router
 

@@ -13,7 +13,7 @@ from typing import Any
 from openskill.models import PlackettLuce
 from redis.asyncio import Redis
 
-from ..daily import DailyDeal, board_score, score_fields
+from ..race.daily import DailyDeal, board_score, score_fields
 from .rooms import RoomStore
 
 DAILY_TTL_S = 120 * 86_400

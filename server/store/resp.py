@@ -47,7 +47,7 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import ResponseError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
-from ..aio import KeptLoop
+from ..ops.aio import KeptLoop
 
 Command = Sequence[str | bytes | int | float]
 # Gets a pipeline's replies in order (an error reply as a ``ResponseError``

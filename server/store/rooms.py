@@ -17,8 +17,8 @@ from redis.asyncio import Redis
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
-from ..metrics import ROUND_TRIPS
-from ..protocol import MAX_PLAYERS
+from ..ops.metrics import ROUND_TRIPS
+from ..wire.protocol import MAX_PLAYERS
 from . import keys, lua
 from .batch import ScriptBatcher, pack_args
 from .router import Router, slot_of

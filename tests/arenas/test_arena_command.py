@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from server.arena_command import parse_start
-from server.config import ConfigError
+from server.cli.arena import parse_start
+from server.ops.config import ConfigError
 from tests.test_cli import assert_one_line_error, run
 
 

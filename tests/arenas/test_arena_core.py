@@ -6,7 +6,7 @@ import datetime as dt
 
 import pytest
 
-from server.arena_core import (
+from server.race.arena import (
     Line,
     ScheduleError,
     due,

@@ -21,7 +21,7 @@ from typing import Any
 import msgpack
 from websockets.asyncio.server import Server, ServerConnection, serve
 
-from server.protocol import encode
+from server.wire.protocol import encode
 from tests.client.samples import VIEWS
 from tests.client.serverdata import layout, welcome
 

@@ -15,7 +15,7 @@ import pytest
 from client.config import CommitmentBook, KeyStore, ServerBook, TokenStore
 from client.connection import ClientSession, NameTaken, ServerUnreachable, decode_server, describe_failure
 from client.state import mode
-from server.protocol import encode
+from server.wire.protocol import encode
 from tests.client.fakeserver import CODE, FakeServer
 
 

@@ -20,8 +20,8 @@ from client.screen import render, text_lines
 from client.state import RaceState, mode
 
 server_app: Any = pytest.importorskip("server.app", reason="the race server has not landed yet")
-server_config: Any = pytest.importorskip("server.config", reason="the race server has not landed yet")
-redis_support: Any = pytest.importorskip("tests.redis_support")
+server_config: Any = pytest.importorskip("server.ops.config", reason="the race server has not landed yet")
+redis_support: Any = pytest.importorskip("tests.support.redis_server")
 
 VARIANT = "czarina"
 

@@ -1,7 +1,7 @@
 """End to end: a real server (and a real Redis), two clients in-process, a whole race.
 
 Skipped until the server is importable: it needs ``server.app.RaceServer`` (with
-``start()``, ``port`` and ``close()``) and ``server.config.Settings``.
+``start()``, ``port`` and ``close()``) and ``server.ops.config.Settings``.
 """
 
 from __future__ import annotations
@@ -20,11 +20,11 @@ from client.screen import render, text_lines
 from client.state import RaceState, mode
 
 server_app: Any = pytest.importorskip("server.app", reason="the race server has not landed yet")
-server_config: Any = pytest.importorskip("server.config", reason="the race server has not landed yet")
+server_config: Any = pytest.importorskip("server.ops.config", reason="the race server has not landed yet")
 RaceServer = getattr(server_app, "RaceServer", None)
 if RaceServer is None or not all(hasattr(RaceServer, a) for a in ("start", "close", "port")):
     pytest.skip("server.app has no RaceServer entry point yet", allow_module_level=True)
-redis_support: Any = pytest.importorskip("tests.redis_support")
+redis_support: Any = pytest.importorskip("tests.support.redis_server")
 
 
 @pytest.fixture

@@ -11,11 +11,11 @@ from pathlib import Path
 
 import pytest
 
-from server.bot import Bot
 from tests.client.test_pty import PATIENCE, Terminal
 from tests.client.test_pty_solo import SERVER, SERVING
 from tests.client.test_pty_watch import Loop, loop  # noqa: F401 (the fixture)
-from tests.redis_support import redis_url
+from tests.support.bot import Bot
+from tests.support.redis_server import redis_url
 
 pytestmark = pytest.mark.skipif(not (PATIENCE.exists() and SERVER.exists()),
                                 reason="the console scripts are not installed")

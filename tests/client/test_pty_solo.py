@@ -16,7 +16,7 @@ import pytest
 
 from server.game import engine
 from tests.client.test_pty import PATIENCE, Terminal
-from tests.redis_support import redis_url
+from tests.support.redis_server import redis_url
 
 SERVER = Path(sys.executable).parent / "patience-server"
 SERVING = re.compile(r"serving (ws://[^/ ]+)/")

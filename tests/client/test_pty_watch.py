@@ -13,9 +13,9 @@ from typing import Any, TypeVar
 import pytest
 
 from client.replay import diverged
-from server.bot import Bot
 from tests.client.test_pty import PATIENCE, Terminal
 from tests.client.test_pty_solo import SERVER, server_url  # noqa: F401 (the fixture)
+from tests.support.bot import Bot
 
 pytestmark = pytest.mark.skipif(not (PATIENCE.exists() and SERVER.exists()),
                                 reason="the console scripts are not installed")

@@ -7,7 +7,7 @@ from redis.asyncio import Redis
 
 from server.store.boards import BoardStore
 from server.store.rooms import RoomStore
-from tests.redis_support import redis_url
+from tests.support.redis_server import redis_url
 
 
 @pytest.fixture(scope="session")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from redis.asyncio import Redis
 
-from server.daily import DailyDeal
+from server.race.daily import DailyDeal
 from server.store.boards import BoardStore, daily_key, user_key
 
 

@@ -11,11 +11,11 @@ from redis.asyncio import Redis
 from websockets.asyncio.client import connect
 
 from server.app import RaceServer
-from server.bot import Bot
-from server.config import Settings
-from server.daily import day_bounds_ms
 from server.game import engine
+from server.ops.config import Settings
+from server.race.daily import day_bounds_ms
 from server.store import keys
+from tests.support.bot import Bot
 
 VARIANT = "czarina"
 DAY = "2026-11-30"
@@ -220,7 +220,7 @@ async def test_no_secret_no_daily(competition_redis_url: str, redis: Redis) -> N
 async def test_only_records_that_can_count_are_replayed(server: RaceServer,
                                                          monkeypatch: pytest.MonkeyPatch) -> None:
     """Guests' races end without a replay; a race between claimed names replays both."""
-    import server.competition as competition
+    import server.rooms.competition as competition
 
     replayed: list[str] = []
     real_replay = competition.ranked_replay

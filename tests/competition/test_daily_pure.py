@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from server.daily import (
+from server.game.deals import parse_deal_number
+from server.race.daily import (
     board_score,
     choose_daily,
     commitment,
@@ -18,7 +19,6 @@ from server.daily import (
     share_line,
     utc_day,
 )
-from server.game.deals import parse_deal_number
 
 
 @dataclass
@@ -106,7 +106,7 @@ def test_share_line_has_no_card_information() -> None:
 def test_a_missing_secret_is_made_once_and_kept(tmp_path) -> None:  # type: ignore[no-untyped-def]
     import os
 
-    from server.config import load_or_create_secret
+    from server.ops.config import load_or_create_secret
 
     first = load_or_create_secret(str(tmp_path / "data"))
     assert len(first) == 64
@@ -121,7 +121,7 @@ def test_processes_starting_together_agree_on_one_secret(tmp_path: Path) -> None
     import sys
 
     data = str(tmp_path / "data")
-    code = f"from server.config import load_or_create_secret; print(load_or_create_secret({data!r}))"
+    code = f"from server.ops.config import load_or_create_secret; print(load_or_create_secret({data!r}))"
     procs = [subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True)
              for _ in range(6)]
     values = {p.communicate(timeout=60)[0].strip() for p in procs}
@@ -133,7 +133,7 @@ def test_processes_starting_together_agree_on_one_secret(tmp_path: Path) -> None
 def test_a_secret_written_by_another_process_meanwhile_wins(tmp_path: Path,
                                                              monkeypatch: pytest.MonkeyPatch) -> None:
     """The other process writes its secret between this one's look and its write."""
-    from server.config import load_or_create_secret
+    from server.ops.config import load_or_create_secret
 
     data = tmp_path / "data"
     theirs = load_or_create_secret(str(data))

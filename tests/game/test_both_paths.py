@@ -16,12 +16,12 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
-from server.corebuild import COMPILED, PURE, rules_core
 from server.game.deals import BadDealNumber, canonical_deal_text, parse_deal_number
 from server.game.engine import new_game, play
 from server.game.moves import BadMove, IllegalMove, parse
 from server.game.records import BadRecord, record_from_dict, record_from_json
 from server.game.variants import UnknownVariant, get_rules
+from server.ops.corebuild import COMPILED, PURE, rules_core
 
 ROOT = Path(__file__).resolve().parents[2]
 OURS = (BadDealNumber, BadMove, IllegalMove, BadRecord, UnknownVariant)

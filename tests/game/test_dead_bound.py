@@ -1,4 +1,4 @@
-"""The cheap dead proof for movable foundation cards (server/game/deadbound.py)
+"""The cheap dead proof for movable foundation cards (server/game/dead/bound.py)
 against the whole-card search: wherever it says dead, the search finds no
 foundation move; and it decides the two Les Quatre Coins regions of issue 16's
 fifth round that the rounds found too large."""
@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from server.game import dead, engine
-from server.game.deadbound import never_home
+from server.game.dead.bound import never_home
 from server.game.variants import RULES
 from tests.game.test_dead_golden import ENTRIES, replay
 from tests.game.test_dead_movable import LQC, endgame_positions, sparse_positions, whole_card_verdict

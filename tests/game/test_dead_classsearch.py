@@ -1,4 +1,4 @@
-"""The class-level dead search (server/game/deadsearch.py) against the engine:
+"""The class-level dead search (server/game/dead/classes.py) against the engine:
 from random positions with the stock spent, its successor keys are the keys of
 the engine's ``legal_moves`` + ``apply`` (foundation moves left out), and it sees
 a foundation move open exactly where the engine offers one."""
@@ -9,7 +9,8 @@ import random
 
 import pytest
 
-from server.game import dead, deadsearch, engine
+from server.game import dead, engine
+from server.game.dead import classes as deadsearch
 from server.game.moves import Move
 from server.game.state import State
 from server.game.variants import RULES, Rules

@@ -1,4 +1,4 @@
-"""The movable-foundation dead search (server/game/deadmovable.py) against the
+"""The movable-foundation dead search (server/game/dead/movable.py) against the
 engine: from random positions with the stock spent, its successor keys are the
 keys of the engine's ``legal_moves`` + ``apply`` over every split of the
 position's node (a suit's two foundations holding each rank once are one node),
@@ -11,8 +11,10 @@ import random
 
 import pytest
 
-from server.game import dead, deadmovable, deadwindow, engine
-from server.game.deadmovable import MovableSearch
+from server.game import dead, engine
+from server.game.dead import movable as deadmovable
+from server.game.dead import window as deadwindow
+from server.game.dead.movable import MovableSearch
 from server.game.state import WASTE, State
 from server.game.variants import RULES, Rules
 from tests.game.helpers import build, fresh_engine_caches, plain_dead

@@ -1,4 +1,4 @@
-"""The room proof for Les Quatre Coins (server/game/deadroom.py): its rank
+"""The room proof for Les Quatre Coins (server/game/dead/room.py): its rank
 arithmetic, its verdicts against the whole-card search, and the dead regions of
 issue 16 it decides without a search."""
 
@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 
 from server.game import dead, engine
-from server.game.deadbound import never_home
-from server.game.deadroom import room_dead, walks_fit
+from server.game.dead.bound import never_home
+from server.game.dead.room import room_dead, walks_fit
 from server.game.state import State
 from server.game.variants import RULES
 from tests.game.test_dead_golden import ALIVE, ENTRIES, replay

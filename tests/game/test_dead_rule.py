@@ -91,13 +91,13 @@ def check_trace_verdicts(variant: str, deal: int, seed: int) -> None:
     trace = random_game(variant, deal, seed, max_moves=300)
     for state in trace.states:
         if slow_to_judge(state):
-            continue  # a search too long for a unit test (scripts/dead_regions.py runs them)
+            continue  # a search too long for a unit test (tools/dead_regions.py runs them)
         status, moves = engine.status_and_moves(state)
         if not moves:
             assert status in (WON, DEAD, RESIGNED), "no move, no game"
         if status == DEAD:
             # False would be a foundation move found from a "dead" position; None is
-            # a plain search too long for a unit test (scripts/dead_regions.py runs
+            # a plain search too long for a unit test (tools/dead_regions.py runs
             # every one to its end, and the golden corpus keeps the largest)
             assert plain_dead(state, limit=30_000) is not False, "a dead verdict the plain search refutes"
         elif status == IN_PROGRESS and not engine.rules_of(state).can_draw_or_redeal(state):

@@ -7,8 +7,8 @@ from collections.abc import Generator
 
 import pytest
 
-from server.corebuild import is_compiled
 from server.game import dead, engine
+from server.ops.corebuild import is_compiled
 from tests.game.helpers import build
 
 CLUBS = "AC 2C 3C 4C 5C 6C 7C 8C 9C TC JC QC KC"

@@ -1,4 +1,4 @@
-"""The dig certificate (server/game/deadwaste.py): where every card the
+"""The dig certificate (server/game/dead/waste.py): where every card the
 foundations want lies in a one-pass waste, the cards above the shallowest must
 all be dug into the tableau; an abstraction over the tableau's components may
 prove that they cannot, and the position is then dead. It must never call dead
@@ -16,7 +16,8 @@ from typing import Any
 
 import pytest
 
-from server.game import dead, deadwaste, engine
+from server.game import dead, engine
+from server.game.dead import waste as deadwaste
 from server.game.state import WASTE, State
 from server.game.variants import RULES
 from tests.game.helpers import build, fresh_engine_caches

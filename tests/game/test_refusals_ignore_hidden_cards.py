@@ -11,7 +11,7 @@ stock card would fit somewhere. Two checks, both deterministic (no clocks):
   the same verdict in both, and every refusal the same text by the same
   sequence of executed lines of the engine.
 
-The engine is called as the move path of the server calls it (server/play.py:
+The engine is called as the move path of the server calls it (server/rooms/play.py:
 the move text, the status the player already holds).
 """
 
@@ -25,11 +25,11 @@ from typing import Any
 
 import pytest
 
-from server.corebuild import is_compiled
 from server.game import engine
 from server.game.moves import BadMove, GameOver, IllegalMove, parse
 from server.game.state import STOCK, State
 from server.game.variants import get_rules
+from server.ops.corebuild import is_compiled
 from tests.game.helpers import ALL_VARIANTS, candidate_moves, random_game
 
 GAME_DIR = str(Path(engine.__file__).resolve().parent)

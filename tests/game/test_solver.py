@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from server.cli import main
+from server.cli.main import main
 from server.game.cards import parse_card, step
 from server.game.engine import WON, legal_moves, new_game, play, status
 from server.game.solver import LOST, UNKNOWN, solve, solve_state

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from server.cli import main
+from server.cli.main import main
 from server.game import engine
 from server.game.moves import GameOver, IllegalMove
 from server.game.records import Record, positions, replay, step, verify

@@ -29,12 +29,12 @@ import pytest
 import redis.asyncio as aioredis
 
 from server.app import RaceServer
-from server.bot import Bot
-from server.config import Settings
 from server.game import engine
 from server.game.cards import card_text
 from server.game.state import State
-from tests.redis_support import redis_url
+from server.ops.config import Settings
+from tests.support.bot import Bot
+from tests.support.redis_server import redis_url
 
 VARIANT = "four-seasons"
 COUNTDOWN_MS = 150
@@ -170,7 +170,7 @@ def _server_command() -> list[str]:
     if exe.exists():
         return [str(exe), "serve"]
     found = shutil.which("patience-server")
-    return [found, "serve"] if found else [sys.executable, "-m", "server.cli", "serve"]
+    return [found, "serve"] if found else [sys.executable, "-m", "server.cli.main", "serve"]
 
 
 SpawnFactory = Callable[..., Awaitable[ServerProcess]]

@@ -1,4 +1,4 @@
-"""The move path's asyncio pieces (server/aio.py): the kept loop, the write
+"""The move path's asyncio pieces (server/ops/aio.py): the kept loop, the write
 lock and the plain counter; and the stop of a task that may lose a cancel."""
 
 from __future__ import annotations
@@ -8,8 +8,8 @@ import threading
 
 import pytest
 
-from server.aio import Count, KeptLoop, WriteLock, stop_others, stop_task
 from server.app import exit_watchdog
+from server.ops.aio import Count, KeptLoop, WriteLock, stop_others, stop_task
 
 
 def test_a_kept_loop_is_asked_again_once_its_loop_has_ended() -> None:

@@ -1,5 +1,5 @@
 """A position that can go straight back to one proven alive is alive, and is
-answered without a dead-position search (server/play.py, ``comes_back``)."""
+answered without a dead-position search (server/rooms/play.py, ``comes_back``)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import pytest
 from server.game import engine
 from server.game.state import State
 from server.game.variants import RULES
-from server.play import comes_back
+from server.rooms.play import comes_back
 from tests.server.conftest import ServerFactory, ws_url
 from tests.server.test_solo import solo
 

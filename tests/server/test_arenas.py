@@ -10,9 +10,9 @@ import pytest
 import redis.asyncio as aioredis
 
 from server.app import RaceServer
-from server.arena_core import ID_ALPHABET
-from server.bot import Bot
+from server.race.arena import ID_ALPHABET
 from tests.server.conftest import ServerFactory, close_all, txt, ws_url
+from tests.support.bot import Bot
 
 TICK_MS = 40
 VARIANT = "four-seasons"
@@ -314,7 +314,7 @@ async def test_a_scheduled_arena_is_created_once_by_each_process_that_sees_it_du
         make_server: ServerFactory, rdb: aioredis.Redis) -> None:
     import datetime as dt
 
-    from server.arena_core import parse_schedule, scheduled_id
+    from server.race.arena import parse_schedule, scheduled_id
 
     soon = dt.datetime.now(dt.UTC) + dt.timedelta(minutes=30)
     schedule = f"{soon:%H:%M} czarina 45"
@@ -337,7 +337,7 @@ async def test_a_scheduled_arena_is_created_once_by_each_process_that_sees_it_du
 
 
 async def test_a_malformed_schedule_stops_the_server_at_start(make_server: ServerFactory) -> None:
-    from server.config import ConfigError
+    from server.ops.config import ConfigError
 
     with pytest.raises(ConfigError, match="PATIENCE_ARENAS"):
         await make_server(arena_schedule="25:00 czarina 30")
@@ -424,7 +424,7 @@ async def test_closing_the_runner_is_bounded_and_stays_cancellable(make_server: 
             except asyncio.CancelledError:
                 continue  # ignores every cancel until released
 
-    monkeypatch.setattr("server.arena_runner.CLOSE_WAIT_S", 0.2)
+    monkeypatch.setattr("server.rooms.arenas.CLOSE_WAIT_S", 0.2)
     runner._task = asyncio.create_task(stubborn())
     await asyncio.sleep(0)
     await asyncio.wait_for(runner.close(), 2)  # gives up waiting after CLOSE_WAIT_S

@@ -12,10 +12,9 @@ import pytest
 import redis.asyncio as aioredis
 from websockets.asyncio.client import connect
 
-from server.bot import Bot
 from server.game import engine
 from server.game.moves import IllegalMove
-from server.protocol import MAX_FRAME_BYTES, encode
+from server.wire.protocol import MAX_FRAME_BYTES, encode
 from tests.server.conftest import (
     ServerFactory,
     close_all,
@@ -29,6 +28,7 @@ from tests.server.conftest import (
     txt,
     ws_url,
 )
+from tests.support.bot import Bot
 
 
 @dataclass

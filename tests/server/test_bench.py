@@ -16,16 +16,16 @@ from typing import Any
 import msgpack
 import pytest
 
-from server.benchcluster import sizing
-from server.benchrun import P99_LIMIT, knee, targets
-from server.loadgen import SATURATED, Phase, rooms_of
-from server.loadtest import READY_TRIES, Player, Stats, _spawn
-from tests.localcluster_support import needs_haproxy
+from bench.load.cluster import sizing
+from bench.load.driver import READY_TRIES, Player, Stats, _spawn
+from bench.load.generators import SATURATED, Phase, rooms_of
+from bench.load.run import P99_LIMIT, knee, targets
+from tests.support.localcluster import needs_haproxy
 
 
 def test_bench_reports_every_figure_as_json() -> None:
     out = subprocess.run(
-        [sys.executable, "-m", "server.cli", "bench", "--players", "4", "--open-players", "4",
+        [sys.executable, "-m", "bench.load", "--players", "4", "--open-players", "4",
          "--rates", "40,20", "--idle-players", "4", "--seconds", "1", "--sweep-seconds", "1",
          "--repeat", "2", "--servers", "2", "--generators", "2", "--engine-seconds", "0.1",
          "--echo-store", "--json"],
@@ -69,7 +69,7 @@ def test_bench_refuses_zero_runs_servers_or_generators_and_bad_rates() -> None:
                                  ("--generators", "0", "must be at least 1"),
                                  ("--rates", "1000,x", "comma-separated"),
                                  ("--rates", "0,1000", "must be positive")):
-        out = subprocess.run([sys.executable, "-m", "server.cli", "bench", option, value],
+        out = subprocess.run([sys.executable, "-m", "bench.load", option, value],
                              capture_output=True, text=True, timeout=60)
         assert out.returncode == 2 and words in out.stderr
 
@@ -77,7 +77,7 @@ def test_bench_refuses_zero_runs_servers_or_generators_and_bad_rates() -> None:
 @needs_haproxy
 def test_bench_cluster_reports_each_configuration_beside_one_node() -> None:
     out = subprocess.run(
-        [sys.executable, "-m", "server.cli", "bench", "--cluster", "--cluster-servers", "2",
+        [sys.executable, "-m", "bench.load", "--cluster", "--cluster-servers", "2",
          "--players", "4", "--open-players", "4", "--rates", "20", "--seconds", "0.5", "--json"],
         capture_output=True, text=True, timeout=180)
     assert out.returncode == 0, out.stderr[-4000:]
@@ -102,7 +102,7 @@ def test_sizing_is_cores_at_half_load() -> None:
 
 def test_bench_refuses_bad_cluster_server_counts() -> None:
     for value in ("0", "1,x", ""):
-        out = subprocess.run([sys.executable, "-m", "server.cli", "bench", "--cluster-servers", value],
+        out = subprocess.run([sys.executable, "-m", "bench.load", "--cluster-servers", value],
                              capture_output=True, text=True, timeout=60)
         assert out.returncode == 2 and "--cluster-servers" in out.stderr
 
@@ -176,7 +176,7 @@ async def test_a_generator_collects_no_garbage_while_a_phase_is_measured(
         monkeypatch: pytest.MonkeyPatch) -> None:
     import gc
 
-    from server import loadgen
+    from bench.load import generators as loadgen
 
     seen: list[bool] = []
 

@@ -8,12 +8,12 @@ import statistics
 
 import pytest
 
-from server.bots.knowledge import Knowledge
-from server.bots.pace import think_time
-from server.bots.policy import LEVEL, LEVELS, SLICE, Decision, Mind, SolveJob, decide, solve_job
 from server.game import engine
 from server.game.variants import variant_ids
 from server.game.views import view
+from server.rooms.bots.knowledge import Knowledge
+from server.rooms.bots.pace import think_time
+from server.rooms.bots.policy import LEVEL, LEVELS, SLICE, Decision, Mind, SolveJob, decide, solve_job
 
 
 @pytest.mark.parametrize("variant", variant_ids())
@@ -134,8 +134,8 @@ def test_a_bot_fills_the_space_a_rule_demands_instead_of_giving_up(variant: str)
 def test_a_move_that_sets_off_a_fill_from_the_stock_counts_as_turning_a_card() -> None:
     """What comes out of the stock is unknown to a bot: Fortune's Favor's refilled waste,
     Florentine's refilled centre, Czarina's space; not a plain move."""
-    from server.bots.policy import _reveals
     from server.game.moves import parse
+    from server.rooms.bots.policy import _reveals
 
     ff = engine.new_game("fortunes-favor", 1)  # t2 = 2D goes home: the waste fills t2, the stock the waste
     assert _reveals(ff, parse("t2-f4")) and _reveals(ff, parse("w-t10"))  # the waste's only card leaves

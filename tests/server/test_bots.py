@@ -10,11 +10,10 @@ from typing import Any
 
 import redis.asyncio as aioredis
 
-from server.bot import Bot
-from server.bots.seat import BotSeat, roster
 from server.game import engine
 from server.game.records import Record, verify
 from server.game.views import view
+from server.rooms.bots.seat import BotSeat, roster
 from server.store.rooms import PlayerRow, RoomRow
 from tests.server.conftest import (
     ServerFactory,
@@ -29,6 +28,7 @@ from tests.server.conftest import (
     ws_url,
 )
 from tests.server.test_spectating import walk
+from tests.support.bot import Bot
 
 
 async def room_with_bot(bot_client: Any, n: int = 2) -> dict[str, Any]:

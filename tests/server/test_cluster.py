@@ -13,7 +13,6 @@ import redis
 from redis.asyncio.cluster import RedisCluster
 
 import server
-from server.bot import Bot
 from server.store import keys
 from server.store.arenas import ArenaStore
 from server.store.arenas import key as arena_key
@@ -21,7 +20,6 @@ from server.store.batch import ScriptBatcher
 from server.store.client import open_client
 from server.store.rooms import RoomStore
 from server.store.router import Router, slot_of
-from tests.cluster_support import LocalCluster, local_cluster
 from tests.server.conftest import (
     VARIANT,
     ServerFactory,
@@ -31,6 +29,8 @@ from tests.server.conftest import (
     start_race,
     ws_url,
 )
+from tests.support.bot import Bot
+from tests.support.cluster import LocalCluster, local_cluster
 
 
 @pytest.fixture(scope="module")

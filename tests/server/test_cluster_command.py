@@ -12,17 +12,18 @@ from pathlib import Path
 import psutil
 import pytest
 
-from server.bot import Bot
-from tests.localcluster_support import needs_haproxy
+from tests.support.bot import Bot
+from tests.support.localcluster import needs_haproxy
 
 pytestmark = needs_haproxy
 
+ROOT = Path(__file__).resolve().parents[2]
+
 
 def _start(data: Path) -> tuple[subprocess.Popen[str], str]:
-    exe = Path(sys.executable).parent / "patience-server"
-    proc = subprocess.Popen([str(exe), "cluster", "--servers", "2", "--port", "0", "--redis-port", "0",
-                             "--server-port", "0", "--data-dir", str(data)],
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    proc = subprocess.Popen([sys.executable, "-m", "tools.localcluster", "--servers", "2", "--port", "0",
+                             "--redis-port", "0", "--server-port", "0", "--data-dir", str(data)],
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=ROOT)
     assert proc.stdout is not None
     for line in proc.stdout:
         if line.startswith("cluster ready"):

@@ -15,12 +15,8 @@ from pathlib import Path
 import pytest
 from redis.asyncio.cluster import RedisCluster
 
-from server.bot import Bot
-from server.localcluster.supervisor import LocalDeployment
-from server.localcluster.topology import Topology
 from server.store import keys
 from server.store.router import slot_of
-from tests.localcluster_support import FAST_ENV, needs_haproxy, persist, placed, resume
 from tests.server.conftest import (
     VARIANT,
     close_all,
@@ -30,6 +26,10 @@ from tests.server.conftest import (
     results_of,
     start_race,
 )
+from tests.support.bot import Bot
+from tests.support.localcluster import FAST_ENV, needs_haproxy, persist, placed, resume
+from tools.localcluster.supervisor import LocalDeployment
+from tools.localcluster.topology import Topology
 
 pytestmark = needs_haproxy
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 from server.game import engine
-from server.race import cards_conserved
+from server.race.rules import cards_conserved
 
 
 def test_every_legal_move_of_random_games_conserves_cards() -> None:

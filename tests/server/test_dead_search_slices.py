@@ -10,10 +10,10 @@ import time
 import pytest
 
 from bench.dead_load import corpus
-from server.config import Settings
-from server.deadwork import DeadSearchWorker, WorkerUnavailable
 from server.game import dead, engine
-from server.service import LOOP_SLICE_S
+from server.ops.config import Settings
+from server.rooms.deadwork import DeadSearchWorker, WorkerUnavailable
+from server.rooms.service import LOOP_SLICE_S
 from tests.game.test_dead_search_moves import dead_endgame
 from tests.server.conftest import ServerFactory
 
@@ -109,7 +109,7 @@ async def test_a_failed_worker_leaves_the_search_to_the_loop(make_server: Server
     def no_process(max_workers: int) -> None:
         raise OSError("cannot start a process")
 
-    monkeypatch.setattr("server.deadwork.ProcessPoolExecutor", no_process)
+    monkeypatch.setattr("server.rooms.deadwork.ProcessPoolExecutor", no_process)
     with pytest.raises(WorkerUnavailable):
         await worker.decide(dead_endgame())
     assert await app.status_and_moves(dead_endgame(), slice_s=0.0) == (engine.DEAD, [])
@@ -158,7 +158,7 @@ async def test_no_verdict_leaves_the_game_in_progress(make_server: ServerFactory
 
 
 def test_a_search_past_its_budget_ends_without_a_verdict() -> None:
-    from server.deadwork import decide
+    from server.rooms.deadwork import decide
 
     engine.clear_caches()
     state = largest_golden_region()

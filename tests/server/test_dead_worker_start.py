@@ -1,4 +1,4 @@
-"""Starting the dead-search worker (server/deadwork.py) does not hold the event
+"""Starting the dead-search worker (server/rooms/deadwork.py) does not hold the event
 loop: its first search starts a fork server and a process and waits for them,
 which once stalled every player of the process for a few hundred milliseconds."""
 
@@ -7,8 +7,8 @@ from __future__ import annotations
 import asyncio
 import time
 
-from server.deadwork import DeadSearchWorker
 from server.game import engine
+from server.rooms.deadwork import DeadSearchWorker
 
 
 async def test_the_first_search_leaves_the_loop_running_while_the_worker_starts() -> None:

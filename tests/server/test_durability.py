@@ -11,12 +11,12 @@ from pathlib import Path
 import pytest
 import redis
 
-from server.config import ConfigError, Settings
+from server.ops.config import ConfigError, Settings
 from server.store.batch import ReplicaLagging, ScriptBatcher
 from server.store.embedded import EmbeddedRedis
 from server.store.resp import RespConnection
-from tests.cluster_support import free_port
 from tests.server.conftest import ServerFactory, close_all, race, ws_url
+from tests.support.cluster import free_port
 
 INCR = "return redis.call('INCR', KEYS[1])"
 

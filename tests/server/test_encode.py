@@ -1,4 +1,4 @@
-"""server.protocol.encode packs with one shared packer: its bytes are msgpack's
+"""server.wire.protocol.encode packs with one shared packer: its bytes are msgpack's
 own, and a message that cannot be packed leaves nothing behind for the next."""
 
 from __future__ import annotations
@@ -6,7 +6,7 @@ from __future__ import annotations
 import msgpack
 import pytest
 
-from server.protocol import encode
+from server.wire.protocol import encode
 
 
 def test_the_shared_packer_gives_msgpacks_bytes_even_after_a_failure() -> None:

@@ -1,4 +1,4 @@
-"""A connection's endpoint (server/endpoint.py): a move goes straight to the
+"""A connection's endpoint (server/handlers/endpoint.py): a move goes straight to the
 move path, every other message to the handlers' dispatch; a store that is away
 becomes the protocol's ``store_unavailable``."""
 
@@ -10,12 +10,12 @@ from typing import Any
 import pytest
 
 from server.app import RaceServer
-from server.endpoint import PlayerEndpoint
-from server.limits import unlimited
+from server.handlers.endpoint import PlayerEndpoint
 from server.net.outbox import Outbox
-from server.player import Player
-from server.protocol import ProtocolError
+from server.ops.limits import unlimited
+from server.rooms.player import Player
 from server.store.rooms import StoreUnavailable
+from server.wire.protocol import ProtocolError
 from tests.server.test_outbox import FakeSocket
 
 MOVE = {"t": "move", "seq": 1, "move": "t1 f1", "v": 0}
@@ -28,7 +28,7 @@ def endpoint(server: RaceServer, dispatched: list[str], fail: BaseException | No
         if fail is not None:
             raise fail
 
-    player = Player(server.service, Outbox(FakeSocket()), unlimited())
+    player = Player(server.rooms.service, Outbox(FakeSocket()), unlimited())
     return PlayerEndpoint(player, server.arenas, dispatch)
 
 
@@ -60,7 +60,7 @@ async def test_an_opponents_progress_waits_for_the_moves_answer(server: RaceServ
         raise AssertionError("a move after hello never takes the dispatch")
 
     sock = FakeSocket()
-    player = Player(server.service, Outbox(sock), unlimited())
+    player = Player(server.rooms.service, Outbox(sock), unlimited())
     player.hello = True
     ep = PlayerEndpoint(player, server.arenas, dispatch)
     assert player.write_lock.try_acquire()  # a late verdict has the game's writer: the move waits

@@ -1,9 +1,9 @@
-"""A short seeded fuzzing run in the suite (the long one: ``python -m tests.fuzzing``)."""
+"""A short seeded fuzzing run in the suite (the long one: ``python -m tests.support.fuzzing``)."""
 
 from __future__ import annotations
 
-from tests.fuzzing import campaign
-from tests.redis_support import fresh_server
+from tests.support.fuzzing import campaign
+from tests.support.redis_server import fresh_server
 
 MESSAGES = 1200
 

@@ -10,7 +10,6 @@ from typing import Any
 
 import redis.asyncio as aioredis
 
-from server.bot import Bot
 from server.game import engine
 from tests.server.conftest import (
     ServerFactory,
@@ -27,6 +26,7 @@ from tests.server.conftest import (
 )
 from tests.server.test_race import PROGRESS_KEYS, VIEW_KEYS, face_up
 from tests.server.test_spectating import walk
+from tests.support.bot import Bot
 
 GAP_S = 0.12  # between the recorded player's moves: the ghost must keep these times
 

@@ -25,11 +25,11 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 from server.app import RaceServer
-from server.bot import Bot, decode
-from server.protocol import MAX_PLAYERS, PROTOCOL_VERSION, encode
 from server.store.rooms import CODE_ALPHABET, QUICK_MAX
-from tests.redis_support import fresh_server
+from server.wire.protocol import MAX_PLAYERS, PROTOCOL_VERSION, encode
 from tests.server.conftest import SpawnFactory, close_all, ws_url
+from tests.support.bot import Bot, decode
+from tests.support.redis_server import fresh_server
 
 DAY_S = 86_400
 
@@ -132,21 +132,21 @@ async def test_a_board_watcher_entry_goes_with_its_last_watcher(server: RaceServ
             day = (today - dt.timedelta(days=i)).isoformat()
             await bots[0].send({"t": "board", "kind": "daily", "variant": "czarina", "date": day})
             await bots[0].expect("board")
-        assert server.service.watched_boards == 1
+        assert server.rooms.service.watched_boards == 1
         for bot in bots[1:]:
             await bot.send({"t": "board", "kind": "rating"})
             await bot.expect("board")
-        assert server.service.watched_boards == 2
+        assert server.rooms.service.watched_boards == 2
         await bots[1].close()
         await asyncio.sleep(0.2)
-        assert server.service.watched_boards == 2  # one watcher of "rating" is left
+        assert server.rooms.service.watched_boards == 2  # one watcher of "rating" is left
         await bots[2].close()
         await bots[0].close()
         for _ in range(50):
-            if server.service.watched_boards == 0:
+            if server.rooms.service.watched_boards == 0:
                 break
             await asyncio.sleep(0.05)
-        assert server.service.watched_boards == 0
+        assert server.rooms.service.watched_boards == 0
     finally:
         await close_all(bots)
 
@@ -161,7 +161,7 @@ async def test_boards_of_impossible_days_are_refused(server: RaceServer) -> None
                     "２０２４-01-01", "2024-01-01\n", "0000-01-01"]:
             await bot.send({"t": "board", "kind": "daily", "variant": "czarina", "date": day})
             assert (await bot.expect("error"))["code"] == "bad_field", day
-            assert server.service.watched_boards == 0
+            assert server.rooms.service.watched_boards == 0
         for day in (today, today - dt.timedelta(days=119)):
             await bot.send({"t": "board", "kind": "daily", "variant": "czarina",
                             "date": day.isoformat()})
@@ -260,7 +260,7 @@ async def redis_figures(client: aioredis.Redis) -> tuple[int, int]:
     return int(await client.dbsize()), int(info["used_memory"])
 
 
-# The caps (server/limits.py defaults, the table in docs/reliability.md) and what
+# The caps (server/ops/limits.py defaults, the table in docs/reliability.md) and what
 # each thing they let through may cost in Redis at most (checked key by key below).
 CLAIM_BURST, CLAIMS_PER_S = 5, 20 / 3600
 ROOM_BURST, ROOMS_PER_S = 30, 30 / 60

@@ -9,7 +9,6 @@ import secrets
 
 import redis.asyncio as aioredis
 
-from server.bot import Bot
 from tests.server.conftest import (
     ServerFactory,
     close_all,
@@ -19,6 +18,7 @@ from tests.server.conftest import (
     start_race,
     ws_url,
 )
+from tests.support.bot import Bot
 
 
 def fresh(name: str) -> str:

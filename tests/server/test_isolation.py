@@ -19,9 +19,9 @@ from typing import Any
 
 from websockets.asyncio.client import ClientConnection, connect
 
-from server import protocol
-from server.bot import Bot
 from server.net.outbox import CLOSE_GRACE_S, STALL_S
+from server.wire import protocol
+from tests.support.bot import Bot
 
 from .conftest import SpawnFactory, close_all, race, seat
 

@@ -1,4 +1,4 @@
-"""The bench's lean websocket client (server/leanclient.py) against real
+"""The bench's lean websocket client (bench/load/leanclient.py) against real
 servers on port 0: messages both ways in order, whole fragmented messages, each
 answer's time taken as its bytes were read, the close both ways; and the bench
 driving the race server and the echo with it."""
@@ -18,9 +18,9 @@ import redis.asyncio
 from websockets.asyncio.server import Server, ServerConnection, serve
 from websockets.exceptions import ConnectionClosed
 
-from server.benchrun import _row
-from server.leanclient import connect
-from server.loadtest import Stats, answered_at, start_echo
+from bench.load.driver import Stats, answered_at, start_echo
+from bench.load.leanclient import connect
+from bench.load.run import _row
 from server.store.embedded import EmbeddedRedis
 
 
@@ -107,7 +107,7 @@ def test_the_bench_drives_server_and_both_echoes_with_the_lean_client() -> None:
     """``--client lean`` for every phase, and ``--echo-store``: the echo that
     stores each message in a Redis of its own is swept beside the bare echo."""
     out = subprocess.run(
-        [sys.executable, "-m", "server.cli", "bench", "--client", "lean", "--echo-store",
+        [sys.executable, "-m", "bench.load", "--client", "lean", "--echo-store",
          "--players", "4", "--open-players", "4", "--rates", "20", "--idle-players", "4",
          "--seconds", "1", "--sweep-seconds", "1", "--repeat", "1", "--generators", "1",
          "--engine-seconds", "0.1", "--json"],

@@ -18,10 +18,10 @@ import redis.asyncio as aioredis
 from websockets.asyncio.client import connect
 from websockets.exceptions import InvalidStatus
 
-from server.bot import Bot
-from server.limits import Bucket, Limits
-from server.protocol import PROTOCOL_VERSION
+from server.ops.limits import Bucket, Limits
+from server.wire.protocol import PROTOCOL_VERSION
 from tests.server.conftest import ServerFactory, close_all, room_snapshot, ws_url
+from tests.support.bot import Bot
 
 
 async def as_client(url: str, forwarded_for: str | None = None, name: str = "bot") -> Bot:
@@ -199,7 +199,7 @@ async def test_each_unknown_code_makes_the_address_wait_twice_as_long(
 
 
 def test_the_wait_grows_to_its_cap_and_is_forgotten_after_a_quiet_spell() -> None:
-    from server.limits import JOIN_FAILS_FORGOTTEN_S, JOIN_PENALTY_MAX_S, Address
+    from server.ops.limits import JOIN_FAILS_FORGOTTEN_S, JOIN_PENALTY_MAX_S, Address
 
     address = Address("192.0.2.1", Limits(), 0.0)
     waits = [address.join_failed(t * 100.0) for t in range(10)]
@@ -213,7 +213,7 @@ def test_the_wait_grows_to_its_cap_and_is_forgotten_after_a_quiet_spell() -> Non
 def test_the_address_table_is_bounded_and_forgets_idle_addresses() -> None:
     import tracemalloc
 
-    from server.limits import AddressBook
+    from server.ops.limits import AddressBook
 
     now = [0.0]
     book = AddressBook(Limits(), clock=lambda: now[0], max_entries=1000, idle_s=3600)

@@ -1,4 +1,4 @@
-"""The hot path's move counter (server/metrics.py, ``LoopCounter``) renders
+"""The hot path's move counter (server/ops/metrics.py, ``LoopCounter``) renders
 like prometheus_client's own Counter: ``_total`` and ``_created``."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ import re
 
 from prometheus_client import CollectorRegistry, Counter, generate_latest
 
-from server.metrics import LoopCounter
+from server.ops.metrics import LoopCounter
 
 
 def test_a_loop_counter_renders_as_a_counter_would() -> None:

@@ -1,4 +1,4 @@
-"""The debug probe of the loop's lag and the collector's pauses (server/loopprobe.py)."""
+"""The debug probe of the loop's lag and the collector's pauses (server/ops/loopprobe.py)."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ import time
 
 import pytest
 
-from server.config import Settings
-from server.loopprobe import LoopProbe
+from server.ops.config import Settings
+from server.ops.loopprobe import LoopProbe
 
 
 def test_gaps_are_counted_by_size_from_the_threshold_on() -> None:

@@ -7,7 +7,7 @@ import asyncio
 from websockets.protocol import State
 
 from server.net.outbox import Outbox
-from server.protocol import CLOSE_SLOW
+from server.wire.protocol import CLOSE_SLOW
 
 
 class FakeSocket:
@@ -213,9 +213,9 @@ class Member:
 async def test_the_hub_only_enqueues_and_one_failing_member_costs_the_others_nothing() -> None:
     import redis.asyncio as aioredis
 
-    from server.hub import Hub
-    from server.protocol import encode
+    from server.rooms.hub import Hub
     from server.store import keys
+    from server.wire.protocol import encode
 
     async def nothing(_: str) -> None:
         return None

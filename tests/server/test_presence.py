@@ -5,8 +5,8 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from server.bot import Bot
 from tests.server.conftest import SpawnFactory, close_all, closed_with, race, seat
+from tests.support.bot import Bot
 
 FAST_S = 2.0  # "at once": well before anyone would press a key to refresh
 

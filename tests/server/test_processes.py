@@ -13,7 +13,6 @@ from pathlib import Path
 import pytest
 import redis.asyncio as aioredis
 
-from server.bot import Bot
 from tests.server.conftest import (
     SpawnFactory,
     close_all,
@@ -25,6 +24,7 @@ from tests.server.conftest import (
     race,
     results_of,
 )
+from tests.support.bot import Bot
 
 
 async def acked_moves(bot: Bot, count: int) -> list[str]:

@@ -1,4 +1,4 @@
-"""The move path's progress bytes (server/race.py's encode_progress) are the
+"""The move path's progress bytes (server/race/rules.py's encode_progress) are the
 bytes of the progress message's dict, encoded as every other message is."""
 
 from __future__ import annotations
@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from server.game import engine
-from server.protocol import encode
-from server.race import encode_progress, progress_message
+from server.race.rules import encode_progress, progress_message
+from server.wire.protocol import encode
 
 
 @pytest.mark.parametrize("status", [engine.IN_PROGRESS, engine.WON, engine.DEAD, engine.RESIGNED,

@@ -1,10 +1,10 @@
-"""The progress throttle (server/progress.py), fed moves by hand with a fake clock."""
+"""The progress throttle (server/rooms/progress.py), fed moves by hand with a fake clock."""
 
 from __future__ import annotations
 
 import asyncio
 
-from server.progress import PROGRESS_EVERY_S, ProgressThrottle
+from server.rooms.progress import PROGRESS_EVERY_S, ProgressThrottle
 
 
 class Clock:

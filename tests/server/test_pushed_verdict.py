@@ -1,4 +1,4 @@
-"""A dead-position verdict that comes after its move was answered (server/verdicts.py).
+"""A dead-position verdict that comes after its move was answered (server/rooms/verdicts.py).
 
 The worker is held back by a gate, so each test decides when the verdict lands:
 the move is answered ``in_progress`` at once, moves made meanwhile are answered
@@ -16,12 +16,12 @@ import redis.asyncio as aioredis
 
 from bench.dead_load import corpus
 from server.app import RaceServer
-from server.bot import Bot
-from server.config import Settings
 from server.game import dead, engine
+from server.ops.config import Settings
 from server.store import keys
 from tests.server.conftest import ServerFactory, ws_url
 from tests.server.test_solo import solo
+from tests.support.bot import Bot
 
 
 class Gate:
@@ -225,8 +225,8 @@ async def test_the_answer_budget_is_a_setting(make_server: ServerFactory) -> Non
 def test_a_ranked_replay_runs_no_dead_position_search() -> None:
     """The results' replay runs on the event loop: it must not search (a search
     would remember its verdict, so the cache tells whether one ran)."""
-    from server.competition import ranked_replay
     from server.game.records import Record
+    from server.rooms.competition import ranked_replay
 
     deal, moves = corpus_game()
     engine.clear_caches()

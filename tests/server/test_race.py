@@ -16,7 +16,6 @@ import pytest
 import redis.asyncio as aioredis
 
 from server.app import RaceServer
-from server.bot import Bot
 from server.game import engine
 from server.game.cards import card_text
 from server.game.records import record_from_dict, verify
@@ -41,6 +40,7 @@ from tests.server.conftest import (
     txt,
     ws_url,
 )
+from tests.support.bot import Bot
 
 
 def walk(obj: Any) -> Iterator[Any]:
@@ -297,7 +297,7 @@ async def test_a_card_conservation_failure_freezes_the_game(server: RaceServer, 
     try:
         await bots[0].move(bots[0].choose() or "draw")
         # the service's check, not a module name: the move path may be compiled
-        monkeypatch.setattr(server.service, "conserved", lambda before, after: False)
+        monkeypatch.setattr(server.rooms.service, "conserved", lambda before, after: False)
         answer = await bots[0].move(bots[0].choose() or "draw")
         assert answer["t"] == "error" and answer["code"] == "internal"
         monkeypatch.undo()
@@ -448,7 +448,7 @@ async def test_a_seat_left_in_the_lobby_can_be_taken_again(url: str, rdb: aiored
 
 
 def greedy_outcome(variant: str, deal: int, seed: int, cap: int) -> str:
-    """What server/bot.py's greedy choice does with this deal and seed (engine only)."""
+    """What tests/support/bot.py's greedy choice does with this deal and seed (engine only)."""
     bot = Bot("ws://unused", seed=seed)
     state = engine.new_game(variant, deal)
     for _ in range(cap):
@@ -470,7 +470,7 @@ async def test_a_winner_is_ranked_first_and_results_come_when_every_game_is_over
             break
     else:
         pytest.skip("no deal in range that one greedy bot wins")
-    server.service.new_deal = lambda: str(deal)  # type: ignore[method-assign]
+    server.rooms.service.new_deal = lambda: str(deal)  # type: ignore[method-assign]
     bots, _ = await race([url, url], variant)
     try:
         await asyncio.gather(*(play_out(b, cap) for b in bots))

@@ -13,12 +13,12 @@ import redis
 import redis.asyncio
 from websockets.asyncio.client import connect
 
-from server.bot import Bot
-from server.config import Settings
-from server.hub import BOARDS_CHANNEL
+from server.ops.config import Settings
+from server.rooms.hub import BOARDS_CHANNEL
 from server.store.embedded import EmbeddedRedis
-from tests.redis_support import sigkill
 from tests.server.conftest import ServerFactory, close_all, race, seat, start_race, txt, ws_url
+from tests.support.bot import Bot
+from tests.support.redis_server import sigkill
 
 
 @pytest.fixture

@@ -7,7 +7,6 @@ from typing import Any
 import redis.asyncio as aioredis
 from websockets.asyncio.client import connect
 
-from server.bot import Bot
 from tests.server.conftest import (
     ServerFactory,
     close_all,
@@ -17,6 +16,7 @@ from tests.server.conftest import (
     seat,
     ws_url,
 )
+from tests.support.bot import Bot
 
 
 async def everything(rdb: aioredis.Redis) -> dict[str, Any]:

@@ -7,8 +7,8 @@ import asyncio
 import pytest
 import redis.asyncio as aioredis
 
-from server.bot import Bot
 from tests.server.conftest import close_all, race, results_of, room_snapshot
+from tests.support.bot import Bot
 
 
 async def finish(bots: list[Bot]) -> None:

@@ -9,7 +9,6 @@ from typing import Any
 
 import redis.asyncio as aioredis
 
-from server.bot import Bot
 from server.game.cards import card_text
 from server.game.state import STOCK
 from tests.server.conftest import (
@@ -26,6 +25,7 @@ from tests.server.conftest import (
 )
 from tests.server.test_race import VIEW_KEYS, face_up
 from tests.server.test_spectating import walk, watcher
+from tests.support.bot import Bot
 
 
 def check_view(msg: dict[str, Any], truth: list[Any]) -> None:

@@ -7,7 +7,6 @@ import asyncio
 import redis.asyncio as aioredis
 from websockets.exceptions import ConnectionClosed
 
-from server.bot import Bot
 from server.game.records import record_from_dict, verify
 from server.store.rooms import now_ms
 from tests.server.conftest import (
@@ -23,6 +22,7 @@ from tests.server.conftest import (
     seat,
     ws_url,
 )
+from tests.support.bot import Bot
 
 
 async def wait_connected(rdb: aioredis.Redis, code: str, n: int, flag: str) -> None:

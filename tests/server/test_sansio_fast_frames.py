@@ -15,7 +15,7 @@ import pytest
 
 from server.net.sansio import SansioConnection
 from server.net.sansio_server import SansioServer
-from server.protocol import MAX_FRAME_BYTES
+from server.wire.protocol import MAX_FRAME_BYTES
 
 
 def frame(payload: bytes, opcode: int = 0x2, fin: bool = True, masked: bool = True) -> bytes:

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from server.bot import Bot
 from tests.server.conftest import ServerFactory, ws_url
+from tests.support.bot import Bot
 
 
 async def test_every_process_of_a_deployment_gives_one_id_and_another_secret_another(

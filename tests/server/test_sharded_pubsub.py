@@ -11,8 +11,8 @@ from redis.crc import key_slot
 
 from server.store import keys
 from server.store.resp import RespConnection, ShardChannelLost
-from tests.cluster_support import local_cluster
 from tests.server.conftest import ServerFactory, close_all, race, ws_url
+from tests.support.cluster import local_cluster
 
 
 async def _live(client: aioredis.Redis, channel: str, shard: bool, count: int = 1) -> None:

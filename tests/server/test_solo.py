@@ -8,7 +8,6 @@ from typing import Any
 
 import redis.asyncio as aioredis
 
-from server.bot import Bot
 from server.game import engine
 from server.game.records import record_from_dict, verify
 from server.game.views import view
@@ -23,6 +22,7 @@ from tests.server.conftest import (
     ws_url,
 )
 from tests.server.test_refusals import everything
+from tests.support.bot import Bot
 
 
 async def solo(url: str, variant: str, deal: str | None, name: str = "solo") -> tuple[Bot, str]:

@@ -8,8 +8,7 @@ from typing import Any
 
 import redis.asyncio as aioredis
 
-from server.bot import Bot
-from server.spectator import MAX_SPECTATORS_PER_ROOM
+from server.rooms.spectator import MAX_SPECTATORS_PER_ROOM
 from tests.server.conftest import (
     close_all,
     is_card,
@@ -19,6 +18,7 @@ from tests.server.conftest import (
     seat,
     start_race,
 )
+from tests.support.bot import Bot
 
 
 def walk(value: Any) -> list[Any]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from server.corebuild import PURE
+from server.ops.corebuild import PURE
 from tests.server.conftest import SpawnFactory
 from tests.test_corebuild import _version
 

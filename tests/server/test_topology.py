@@ -1,9 +1,10 @@
 """docker-compose.yml and deploy/haproxy.cfg describe what ``patience-server
 cluster`` runs: the same topology and the same settings, checked against
-server/localcluster/topology.py and against the command's own plan."""
+tools/localcluster/topology.py and against the command's own plan."""
 
 from __future__ import annotations
 
+import argparse
 import resource
 import shlex
 from pathlib import Path
@@ -12,9 +13,9 @@ from typing import Any
 import pytest
 import yaml
 
-from server.cli import build_parser
-from server.localcluster import topology as t
-from server.localcluster.supervisor import LocalDeployment
+from tools.localcluster import topology as t
+from tools.localcluster.command import add_arguments
+from tools.localcluster.supervisor import LocalDeployment
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -33,7 +34,9 @@ def deploy_cfg() -> dict[str, list[str]]:
 @pytest.fixture
 def plan(tmp_path: Path) -> LocalDeployment:
     """What the command would start with its defaults (nothing is started)."""
-    args = build_parser().parse_args(["cluster"])
+    parser = argparse.ArgumentParser()
+    add_arguments(parser)
+    args = parser.parse_args([])
     return LocalDeployment(tmp_path, t.Topology(servers=args.servers), lb_port=args.port,
                            redis_port=args.redis_port, server_port=args.server_port)
 
@@ -124,7 +127,7 @@ def test_a_node_still_in_its_handshake_is_not_yet_known() -> None:
     """The cluster counts as formed only once every node knows every other by its
     own id: a node still in handshake refuses commands that name the other one
     ("I don't know about node"), which made a slot move in tests fail now and then."""
-    from server.localcluster.nodes import known_ids
+    from tools.localcluster.nodes import known_ids
 
     text = ("aaa 127.0.0.1:7000@17000 myself,master - 0 0 1 connected 0-5460\n"
             "bbb 127.0.0.1:7001@17001 master - 0 1 2 connected 5461-10922\n"

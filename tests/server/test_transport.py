@@ -21,14 +21,14 @@ from websockets.asyncio.server import ServerConnection, serve
 from websockets.exceptions import ConnectionClosed
 
 from server.app import RaceServer
-from server.bot import Bot
-from server.config import TRANSPORTS, Settings
 from server.net.connection import WebsocketSocket
 from server.net.outbox import Outbox, Socket
 from server.net.sansio import SansioConnection
 from server.net.sansio_server import SansioServer, SansioSocket
-from server.protocol import MAX_FRAME_BYTES, PROTOCOL_VERSION, encode
+from server.ops.config import TRANSPORTS, Settings
+from server.wire.protocol import MAX_FRAME_BYTES, PROTOCOL_VERSION, encode
 from tests.server.conftest import FAST_RATE, NO_ADDRESS_LIMITS, ServerFactory, closed_with, ws_url
+from tests.support.bot import Bot
 
 pytestmark = pytest.mark.parametrize("transport", TRANSPORTS)
 
@@ -252,7 +252,7 @@ async def test_a_full_inbound_queue_stops_reading_the_socket(transport: str) -> 
 
 async def test_the_close_ends_a_handler_that_loses_a_cancel(transport: str) -> None:
     """A handler busy in a call that swallows one cancel (redis-py's ``wait_for`` on
-    Python 3.11, server/aio.py) is cancelled again until it ends: the server's
+    Python 3.11, server/ops/aio.py) is cancelled again until it ends: the server's
     close returns, where one cancel and an unbounded wait would hold it for good."""
     if transport != "sansio":
         pytest.skip("websockets' own server closes its handlers itself")

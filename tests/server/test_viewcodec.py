@@ -1,4 +1,4 @@
-"""The view message put together from cached pieces (server/viewcodec.py) is
+"""The view message put together from cached pieces (server/wire/viewcodec.py) is
 byte for byte the message the view dict makes, in random games of every
 variant, whichever positions one player's encoder is given in turn."""
 
@@ -9,13 +9,13 @@ import random
 import msgpack
 import pytest
 
-from server import viewcodec
 from server.game import engine
 from server.game.state import State
 from server.game.variants import variant_ids
 from server.game.views import view
-from server.protocol import encode
-from server.viewcodec import ViewEncoder, array_header, encode_view, map_header
+from server.wire import viewcodec
+from server.wire.protocol import encode
+from server.wire.viewcodec import ViewEncoder, array_header, encode_view, map_header
 from tests.game.helpers import random_game
 
 

@@ -1,0 +1,1 @@
+"""``patience-server``: the server and its offline tools."""

@@ -1,0 +1,1 @@
+"""Operations: settings, the clock, logs, metrics, limits, asyncio helpers and build info."""

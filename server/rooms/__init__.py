@@ -1,0 +1,1 @@
+"""The application layer: rooms, races, seats and games, as handlers use them."""

@@ -1,0 +1,247 @@
+"""A bot as a seat: a :class:`~server.rooms.player.Player` whose outbox writes into
+the bot instead of a network.
+
+Everything the bot knows arrives the way it arrives for a human: the server
+encodes a frame for the seat's outbox, the in-process :class:`BotSocket`
+hands it to the bot, and the bot decodes it. Everything the bot does goes
+through the protocol's handlers (``hello``, ``join``, ``ready``, ``move``,
+``resign``), so its moves get the same validation, log and record as a
+human's. The seat keeps the frames it received (the last few thousand), so
+tests can hold them against what a human in the same seat got.
+
+The bot thinks in slices (a few milliseconds each, with other players'
+work in between); a full solve of a known position runs in a worker
+process. It paces itself like a person (server/rooms/bots/pace.py).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import random
+import time
+import weakref
+from collections import deque
+from collections.abc import Awaitable, Callable
+from concurrent.futures import ProcessPoolExecutor
+from typing import Any
+
+import msgpack
+from websockets.protocol import State
+
+from ...net.outbox import Outbox
+from ...store.rooms import StoreUnavailable
+from ...wire.protocol import PROTOCOL_VERSION, ProtocolError
+from ..player import Player
+from ..service import RoomService
+from .knowledge import Knowledge
+from .pace import think_time
+from .policy import LEVEL, Decision, Mind, solve_job
+
+log = logging.getLogger("patience.bots")
+
+Dispatch = Callable[[Player, dict[str, Any]], Awaitable[None]]
+FRAMES_KEPT = 4096
+GIVE_UP_ERRORS = frozenset({"race_over", "game_over", "not_in_room", "no_room"})
+
+_pool: ProcessPoolExecutor | None = None
+
+
+def _solver_pool() -> ProcessPoolExecutor:
+    # one worker for every bot of the process: a solve is rare (a known stock)
+    global _pool
+    if _pool is None:
+        _pool = ProcessPoolExecutor(max_workers=1)
+    return _pool
+
+
+class BotSocket:
+    """The outbox's socket for a bot: a frame is handed over at once, decoded."""
+
+    def __init__(self, deliver: Callable[[dict[str, Any]], None]) -> None:
+        self._deliver = deliver
+        self._state = State.OPEN
+
+    @property
+    def state(self) -> State:
+        return self._state
+
+    def write_now(self, payload: bytes) -> None:
+        self._deliver(msgpack.unpackb(payload, raw=False))
+
+    def buffered(self) -> int:
+        return 0
+
+    async def drain(self) -> None:
+        return None
+
+    async def close(self, code: int, reason: str) -> None:
+        self.abort()
+
+    def abort(self) -> None:
+        if self._state is not State.CLOSED:
+            self._state = State.CLOSED
+            self._deliver({"t": "_closed"})
+
+
+def bot_name(level: int) -> str:
+    return f"{LEVEL[level].name.capitalize()} bot"
+
+
+class BotSeat:
+    def __init__(self, service: RoomService, dispatch: Dispatch, level: int, *,
+                 pace: float = 1.0, seed: int | None = None) -> None:
+        self.service = service
+        self.dispatch = dispatch
+        self.level = level
+        self.pace = pace
+        self.rng = random.Random(seed)
+        self.frames: deque[dict[str, Any]] = deque(maxlen=FRAMES_KEPT)
+        self._inbox: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+        self.player = Player(service, Outbox(BotSocket(self._receive)))
+        self.mind: Mind | None = None
+        self.seq = 0
+        self.v = 0
+        self.task: asyncio.Task[None] | None = None
+
+    def _receive(self, message: dict[str, Any]) -> None:
+        if message.get("t") != "_closed":
+            self.frames.append(message)
+        self._inbox.put_nowait(message)
+
+    async def _send(self, message: dict[str, Any]) -> None:
+        await self.dispatch(self.player, message)
+
+    # -- joining -----------------------------------------------------------------
+    async def enter(self, code: str) -> int:
+        """Take a seat in room ``code`` (in its lobby) and say ready; the seat
+        number. A refusal (room full, started, gone) is raised to the caller."""
+        await self._send({"t": "hello", "proto": PROTOCOL_VERSION})
+        # the bot's name is its level's, set after hello: it claims no name
+        self.player.name = bot_name(self.level)
+        await self._send({"t": "join", "code": code})
+        await self.service.store.set_player_fields(code, self.player.n, bot=self.level)
+        await self.player.publish_room(code)  # everyone sees the seat is a bot
+        await self._send({"t": "ready"})
+        return self.player.n
+
+    def start(self) -> None:
+        self.task = asyncio.create_task(self._run(), name=f"bot-{self.player.code}")
+
+    async def stop(self) -> None:
+        if self.task is not None and not self.task.done():
+            self.task.cancel()
+            with contextlib.suppress(BaseException):
+                await self.task
+
+    # -- playing -----------------------------------------------------------------
+    async def _run(self) -> None:
+        fresh = False
+        try:
+            while True:
+                msg = await self._inbox.get()
+                kind = msg.get("t")
+                if kind == "_closed" or kind == "results":
+                    return
+                if kind == "room" and msg.get("phase") == "lobby" and self._alone(msg):
+                    await self._send({"t": "leave"})  # nobody left to race
+                    return
+                if kind == "view":
+                    fresh = self._take_view(msg)
+                elif kind == "error" and msg.get("seq") == self.seq:
+                    fresh = msg.get("code") != "stale_version"  # a stale one brings a view
+                if not fresh or not self._inbox.empty():
+                    continue  # read everything that came first
+                fresh = False
+                await self._move()
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("bot stopped", extra=self.player.log_extra())
+        finally:
+            with contextlib.suppress(Exception):
+                await self.player.disconnected()
+            roster(self.service).discard(self)
+
+    def _alone(self, room: dict[str, Any]) -> bool:
+        return not any(p["connected"] and not p.get("bot") and not p["left"]
+                       for p in room.get("players", ()))
+
+    def _take_view(self, msg: dict[str, Any]) -> bool:
+        view = msg["view"]
+        if self.mind is None:
+            self.mind = Mind(LEVEL[self.level], Knowledge(view["variant"]), self.rng)
+        self.v = msg["v"]
+        self.mind.know.observe(view)
+        return bool(view["status"] == "in_progress")
+
+    async def _move(self) -> None:
+        started = time.monotonic()
+        decision = await self._think()
+        wait = think_time(self.level, decision, self.rng) * self.pace - (time.monotonic() - started)
+        if wait > 0:
+            await asyncio.sleep(wait)
+        self.seq += 1
+        message: dict[str, Any] = {"t": "move", "seq": self.seq, "move": decision.move, "v": self.v}
+        if decision.move == "resign":
+            message = {"t": "resign", "seq": self.seq}
+        while True:
+            try:
+                await self._send(message)
+                return
+            except StoreUnavailable:
+                await asyncio.sleep(0.5)  # as a client would: the same seq again
+            except ProtocolError as exc:
+                if exc.code in GIVE_UP_ERRORS:
+                    return  # the results (or the close) end the bot
+                raise
+
+    async def _think(self) -> Decision:
+        """Run the decision in slices; a solve goes to the worker process."""
+        assert self.mind is not None
+        gen = self.mind.think()
+        answer: list[str] | None = None
+        while True:
+            try:
+                step = gen.send(answer)
+            except StopIteration as done:
+                return done.value  # type: ignore[no-any-return]
+            if step is None:
+                answer = None
+                await asyncio.sleep(0)
+            else:
+                loop = asyncio.get_running_loop()
+                answer = await loop.run_in_executor(_solver_pool(), solve_job, step)
+
+
+# The bots playing for each service (to stop them with it, and for tests).
+_ROSTERS: weakref.WeakKeyDictionary[RoomService, set[BotSeat]] = weakref.WeakKeyDictionary()
+
+
+def roster(service: RoomService) -> set[BotSeat]:
+    seats = _ROSTERS.get(service)
+    if seats is None:
+        seats = _ROSTERS[service] = set()
+        service.on_close.append(lambda: stop_all(service))
+    return seats
+
+
+async def stop_all(service: RoomService) -> None:
+    for seat in list(roster(service)):
+        await seat.stop()
+
+
+async def add_bot(service: RoomService, dispatch: Dispatch, code: str, level: int) -> BotSeat:
+    """A bot of ``level`` in room ``code``'s lobby, playing from now on."""
+    seat = BotSeat(service, dispatch, level, pace=service.settings.bot_pace_pct / 100)
+    roster(service).add(seat)
+    try:
+        await seat.enter(code)
+    except BaseException:
+        roster(service).discard(seat)
+        with contextlib.suppress(Exception):
+            await seat.player.disconnected()
+        raise
+    seat.start()
+    return seat

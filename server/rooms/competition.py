@@ -1,0 +1,190 @@
+"""The daily challenge, boards, ratings and streaks, as the server uses them.
+
+Sits between the sessions and the stores: provisions each day's deal (the
+solver runs in a worker process, never on the event loop), counts attempts,
+and after a race or a daily re-verifies every record by replaying it before
+any board or rating takes it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as dt
+import hashlib
+import hmac
+import logging
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
+from typing import Any
+
+from ..game.records import Record, replay_facts
+from ..game.variants import get_rules
+from ..race.daily import DailyDeal, choose_daily, commitment, day_bounds_ms, day_number, share_line, utc_day
+from ..race.rules import one_seat_each
+from ..store.boards import BoardStore
+from ..store.rooms import RoomRow, RoomStore
+
+log = logging.getLogger("patience.competition")
+
+Clock = Callable[[], int]
+
+
+def _solve(variant: str, deal: str, budget: int) -> Any:
+    from ..game.solver import solve
+
+    return solve(variant, deal, budget)
+
+
+def _choose(secret: bytes, date: str, variant: str, budget: int, tries: int) -> DailyDeal:
+    return choose_daily(secret, date, variant, _solve, budget, tries)
+
+
+def ranked_replay(record: Record) -> dict[str, Any]:
+    """What a ranked result is checked against: whether the record replays
+    legally, the foundation count it reaches and its undos. Not its status: a
+    dead-position search here would run on the event loop (its verdict was the
+    move path's business, in slices and in the worker), and a result is ranked
+    by foundation cards and times, which the replay gives."""
+    return replay_facts(record)[1]
+
+
+class Competition:
+    def __init__(self, rooms: RoomStore, boards: BoardStore, secret: str, clock: Clock,
+                 solve_budget: int = 200_000, tries: int = 12) -> None:
+        self.rooms = rooms
+        self.boards = boards
+        self.secret = secret.encode()
+        self.clock = clock
+        self.solve_budget = solve_budget
+        self.tries = tries
+        self._pool: ProcessPoolExecutor | None = None
+        self._pending: dict[tuple[str, str], asyncio.Future[DailyDeal]] = {}
+        # Names live in this deployment's store, which shares this secret: a one-way tag of the
+        # secret names the deployment, so clients key their names' keys by it, not by the URL.
+        self.server_id: str | None = (hmac.new(self.secret, b"server-id", hashlib.sha256).hexdigest()[:24]
+                                      if self.secret else None)
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+
+    # -- the day's deal ----------------------------------------------------------
+    def today(self) -> str:
+        return utc_day(self.clock())
+
+    async def daily_deal(self, date: str, variant: str) -> DailyDeal:
+        stored = await self.boards.daily(date, variant)
+        if stored is not None:
+            return stored
+        key = (date, variant)
+        fut = self._pending.get(key)
+        if fut is None:
+            if self._pool is None:
+                self._pool = ProcessPoolExecutor(max_workers=1)
+            loop = asyncio.get_running_loop()
+            fut = asyncio.ensure_future(loop.run_in_executor(
+                self._pool, _choose, self.secret, date, variant, self.solve_budget, self.tries))
+            self._pending[key] = fut
+        try:
+            deal = await asyncio.shield(fut)
+        finally:
+            self._pending.pop(key, None)
+        return await self.boards.save_daily(deal)
+
+    async def info(self, variant: str) -> dict[str, Any]:
+        """Today's commitment, and yesterday's deal revealed with its salt."""
+        if not self.secret:
+            from ..wire.protocol import ProtocolError
+
+            raise ProtocolError("no_daily", "this server has no secret: the daily challenge is off")
+        date = self.today()
+        deal = await self.daily_deal(date, variant)
+        _, ends = day_bounds_ms(date)
+        out: dict[str, Any] = {"t": "daily_info", "variant": variant, "date": date,
+                               "day": day_number(date), "commitment": deal.commitment,
+                               "ends_at": ends, "yesterday": None}
+        yesterday = (dt.date.fromisoformat(date) - dt.timedelta(days=1)).isoformat()
+        past = await self.boards.daily(yesterday, variant)
+        if past is not None:
+            out["yesterday"] = {"date": yesterday, "day": day_number(yesterday), "deal": past.deal,
+                                "salt": past.salt, "commitment": past.commitment, "par": past.par,
+                                "check": commitment(past.deal, past.salt) == past.commitment}
+        return out
+
+    # -- after a race ------------------------------------------------------------
+    async def verified_records(self, room: RoomRow, players: set[int]) -> dict[int, dict[str, Any]]:
+        """Replay these players' records; only legal ones that match what the
+        store says may enter a board or a rating."""
+        out = {}
+        for p in room.players:
+            if p.n not in players:
+                continue
+            moves = await self.rooms.moves(room.code, p.n)
+            verdict = ranked_replay(Record(room.variant, room.deal, tuple(t for _, t in moves)))
+            # an undo never reaches a race's log; a record holding one is not a race's
+            if not verdict["legal"] or verdict["foundation_cards"] != p.fc or verdict["undos"]:
+                log.error("record rejected: it does not replay", extra={
+                    "room": room.code, "player": p.n, "reason": verdict.get("reason")})
+                continue
+            out[p.n] = verdict
+        return out
+
+    async def after_race(self, room: RoomRow, ranking: list[dict[str, Any]],
+                         identified: dict[int, str]) -> dict[str, Any]:
+        """Boards, streaks and ratings for a finished room; returns extra
+        fields for the results message."""
+        # A bot's result never enters a board or a rating, whatever name it holds,
+        # and the people's places are counted among people only.
+        bots = {p.n for p in room.players if p.bot}
+        if bots:
+            identified = {n: name for n, name in identified.items() if n not in bots}
+            ranking = [dict(r, place=i) for i, r in
+                       enumerate((r for r in ranking if r["player"] not in bots), start=1)]
+            if not ranking:
+                return {}
+        if room.solo:  # solo play is practice: never a board, a streak or a rating
+            return {}
+        if not one_seat_each(room):
+            # one identity on two seats could rate itself against itself: the
+            # race keeps its results, but nothing of it counts
+            log.error("one claimed name held two seats: not rated, not boarded",
+                      extra={"room": room.code})
+            return {"ranked": False} if room.daily else {}
+        # Only records that may enter a board or a rating are replayed (a casual
+        # race of guests costs no replay when it ends): the daily's ranked
+        # attempt, or the claimed names of a race that can be rated.
+        if room.daily:
+            top = ranking[0]["player"]
+            wanted = {top} if room.ranked and top in identified else set()
+        else:
+            wanted = set(identified) if len(identified) >= 2 else set()
+        verified = await self.verified_records(room, wanted)
+        extra: dict[str, Any] = {}
+        if room.daily:
+            row = ranking[0]
+            name = identified.get(row["player"])
+            won = row["won"]
+            time_ms = row["time_ms"] or (room.ends_at - room.starts_at)
+            total = get_rules(room.variant).spec.total_cards
+            ranked = bool(room.ranked) and name is not None and row["player"] in verified
+            extra["ranked"] = ranked
+            extra["day"] = day_number(room.daily)
+            if ranked and name is not None:
+                await self.boards.keep_names([name])  # a name with a ranked result is kept
+                await self.boards.enter_board(room.daily, room.variant, name, won, time_ms,
+                                              row["moves"], row["foundation_cards"])
+                yesterday = (dt.date.fromisoformat(room.daily) - dt.timedelta(days=1)).isoformat()
+                extra["streaks"] = await self.boards.update_streaks(name, room.daily, yesterday, won)
+                if won:
+                    await self.boards.count_win(room.variant, name)
+                extra["board_changed"] = f"daily:{room.daily}:{room.variant}"
+            extra["share"] = share_line(get_rules(room.variant).spec.name, room.daily, won, time_ms,
+                                        row["moves"], row["foundation_cards"], total, ranked)
+            return extra
+        rated = [(identified[r["player"]], r["place"]) for r in ranking
+                 if r["player"] in identified and r["player"] in verified]
+        if len(rated) >= 2:
+            await self.boards.keep_names([name for name, _ in rated])
+            extra["ratings"], extra["ratings_before"] = await self.boards.rate_race(rated)
+            extra["board_changed"] = "rating"
+        return extra

@@ -1,0 +1,1 @@
+"""The wire: the protocol's tables and codec, and the view encoder."""

@@ -1,0 +1,1 @@
+"""What the tests share: Redis servers, clusters, bots and fuzzing."""

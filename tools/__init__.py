@@ -1,0 +1,1 @@
+"""Offline tools for developers: win rates, dead regions, golden deals, the local cluster."""

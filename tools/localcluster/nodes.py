@@ -1,0 +1,242 @@
+"""A Redis Cluster on loopback ports from the embedded server binary: N
+primaries, each with its replicas, formed the way ``redis-cli --cluster
+create`` does it (slots split evenly, MEET, REPLICATE), plus what an operator
+does to it later: restart a node that died, move a slot.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import socket
+import time
+from pathlib import Path
+from typing import Any
+
+import redis
+
+from server.store.embedded import EmbeddedRedis
+
+from .topology import Topology
+
+SLOTS = 16384
+BUS_OFFSET = 10000  # a node's cluster bus listens on its port + 10000
+
+
+def _port_free(port: int) -> bool:
+    with socket.socket() as sock:
+        try:
+            sock.bind(("127.0.0.1", port))
+        except OSError:
+            return False
+    return True
+
+
+# Ports handed out by this process: a port is only free until someone binds it,
+# and a node binds its bus port (+10000) too, so none is handed out twice.
+_handed_out: set[int] = set()
+
+
+def free_port(bus: bool = False) -> int:
+    """A free loopback port; with ``bus``, one whose cluster bus port is free too."""
+    for _ in range(200):
+        with socket.socket() as sock:
+            sock.bind(("127.0.0.1", 0))
+            port = int(sock.getsockname()[1])
+        wanted = {port, port + BUS_OFFSET} if bus else {port}
+        if wanted & _handed_out or (bus and (port + BUS_OFFSET >= 65536
+                                             or not _port_free(port + BUS_OFFSET))):
+            continue
+        _handed_out.update(wanted)
+        return port
+    raise RuntimeError("no free port pair for a cluster node")
+
+
+class RedisCluster:
+    """The nodes in start order: primaries first, then replica i following primary i % N."""
+
+    def __init__(self, root: Path, topology: Topology, base_port: int = 0) -> None:
+        self.root = root
+        self.topology = topology
+        ports = ([free_port(bus=True) for _ in range(topology.nodes)] if base_port == 0
+                 else [base_port + i for i in range(topology.nodes)])
+        self.nodes = [EmbeddedRedis(root / f"node-{port}", port=port,
+                                    extra_config=topology.redis_config) for port in ports]
+
+    @property
+    def seeds(self) -> str:
+        """``REDIS_URL`` for REDIS_CLUSTER=1: the first primaries (any one would do)."""
+        return ",".join(f"redis://127.0.0.1:{n.port}" for n in self.nodes[:self.topology.primaries])
+
+    def client(self, node: EmbeddedRedis) -> redis.Redis:
+        return redis.Redis(host="127.0.0.1", port=node.port, decode_responses=True,
+                           socket_timeout=5, socket_connect_timeout=2)
+
+    def _command(self, node: EmbeddedRedis, *args: object) -> Any:
+        c: Any = self.client(node)  # redis-py leaves execute_command untyped
+        try:
+            return c.execute_command(*args)
+        finally:
+            c.close()
+
+    def node_id(self, node: EmbeddedRedis) -> str:
+        return str(self._command(node, "CLUSTER", "MYID"))
+
+    def start(self) -> None:
+        for node in self.nodes:
+            node.start()
+        primaries = self.nodes[:self.topology.primaries]
+        step = SLOTS // len(primaries)
+        for i, node in enumerate(primaries):
+            high = SLOTS - 1 if i == len(primaries) - 1 else (i + 1) * step - 1
+            self._command(node, "CLUSTER", "ADDSLOTSRANGE", i * step, high)
+        for node in self.nodes[1:]:
+            self._command(self.nodes[0], "CLUSTER", "MEET", "127.0.0.1", node.port)
+        self.wait_ok()
+        for i, node in enumerate(self.nodes[len(primaries):]):
+            primary_id = self.node_id(primaries[i % len(primaries)])
+            deadline = time.monotonic() + 20
+            while True:  # a node can follow only a primary it has heard of by gossip
+                try:
+                    self._command(node, "CLUSTER", "REPLICATE", primary_id)
+                    break
+                except redis.ResponseError:
+                    if time.monotonic() > deadline:
+                        raise
+                    time.sleep(0.05)
+        self.wait_ok()
+        self.wait_replicated()
+
+    def stop(self, timeout: float = 10.0) -> None:
+        """SIGTERM every node (each fsyncs its AOF and writes nodes.conf), side by
+        side. A node busy writing its first AOF after a sync refuses a shutdown
+        once and does not try again, so the signal is repeated until it exits."""
+        deadline = time.monotonic() + timeout
+        while (live := [n.pid for n in self.nodes if n.running and n.pid is not None]):
+            sig = signal.SIGTERM if time.monotonic() < deadline else signal.SIGKILL
+            for pid in live:
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(pid, sig)
+            time.sleep(0.2)
+        for node in self.nodes:
+            node.stop()  # reaps the process, removes its socket directory
+
+    def wait_ok(self, timeout: float = 30.0) -> None:
+        """Every running node says ``cluster_state:ok`` and knows every other by
+        its own id. A node can be ok on slot owners it heard of by gossip while
+        its handshake with one of them is still under way; until that handshake
+        ends it answers "I don't know about node" to a command naming that node
+        (a slot's IMPORTING, a REPLICATE)."""
+        deadline = time.monotonic() + timeout
+        running = [node for node in self.nodes if node.running]
+        for node in running:
+            while "cluster_state:ok" not in str(self._command(node, "CLUSTER", "INFO")):
+                if time.monotonic() > deadline:
+                    raise TimeoutError(f"the cluster is not ok on port {node.port}")
+                time.sleep(0.05)
+        ids = {self.node_id(node) for node in running}
+        for node in running:
+            while not ids <= known_ids(str(self._command(node, "CLUSTER", "NODES"))):
+                if time.monotonic() > deadline:
+                    raise TimeoutError(f"the node on port {node.port} does not know every node yet")
+                time.sleep(0.05)
+
+    def roles(self) -> dict[int, tuple[str, set[str]]]:
+        """Port -> (role, flags) as a live node sees the cluster."""
+        for node in self.nodes:
+            if not node.running:
+                continue
+            with contextlib.suppress(redis.RedisError):
+                text = str(self._command(node, "CLUSTER", "NODES"))
+                out = {}
+                for line in text.splitlines():
+                    fields = line.split()
+                    port = int(fields[1].split("@")[0].rpartition(":")[2])
+                    flags = set(fields[2].replace("myself,", "").split(","))
+                    out[port] = ("master" if "master" in flags else "replica", flags)
+                return out
+        return {}
+
+    def primaries(self) -> list[EmbeddedRedis]:
+        roles = self.roles()
+        return [n for n in self.nodes if n.running and roles.get(n.port, ("", set()))[0] == "master"]
+
+    def wait_replicated(self, timeout: float = 30.0) -> None:
+        """Until every primary serving slots has a replica whose link is up."""
+        deadline = time.monotonic() + timeout
+        while True:
+            ready = True
+            for node in self.primaries():
+                c = self.client(node)
+                try:
+                    info = c.info("replication")
+                finally:
+                    c.close()
+                links = [v for k, v in info.items() if k.startswith("slave") and isinstance(v, dict)]
+                if not any(link.get("state") == "online" for link in links):
+                    ready = False
+            if ready:
+                return
+            if time.monotonic() > deadline:
+                raise TimeoutError("a primary is still without a replica")
+            time.sleep(0.05)
+
+    def owner(self, slot: int) -> EmbeddedRedis:
+        """The node that serves ``slot`` now."""
+        for node in self.nodes:
+            if not node.running:
+                continue
+            with contextlib.suppress(redis.RedisError):
+                for low, high, primary, *_ in self._command(node, "CLUSTER", "SLOTS"):
+                    if int(low) <= slot <= int(high):
+                        return next(n for n in self.nodes if n.port == int(primary[1]))
+        raise LookupError(f"no node serves slot {slot}")
+
+    def restart_failed(self) -> list[int]:
+        """Start again the nodes that died once the cluster has marked them failed
+        (not before: a primary back within the node timeout would keep its slots
+        and no failover would happen). A former primary rejoins as a replica of
+        the node that took over, so its shard is replicated again. Returns the
+        ports restarted."""
+        dead = [n for n in self.nodes if not n.running]
+        if not dead:
+            return []
+        roles = self.roles()
+        restarted = []
+        for node in dead:
+            if "fail" in roles.get(node.port, ("", set()))[1]:
+                node.stop()  # reaps the dead process; the files stay for the restart
+                node.start()
+                restarted.append(node.port)
+        return restarted
+
+    def move_slot(self, slot: int, target: EmbeddedRedis, batch: int = 100, pause: float = 0.0) -> None:
+        """Reshard one slot with its keys to ``target``, as ``redis-cli --cluster
+        reshard`` does (IMPORTING/MIGRATING, MIGRATE in batches, SETSLOT NODE).
+        ``pause`` after each step stretches the migration, so that tests play
+        through each of its states (MIGRATING/IMPORTING with the keys on either
+        side or split between them)."""
+        source = self.owner(slot)
+        if source is target:
+            return
+        src_id, dst_id = self.node_id(source), self.node_id(target)
+        self._command(target, "CLUSTER", "SETSLOT", slot, "IMPORTING", src_id)
+        self._command(source, "CLUSTER", "SETSLOT", slot, "MIGRATING", dst_id)
+        time.sleep(pause)
+        while names := self._command(source, "CLUSTER", "GETKEYSINSLOT", slot, batch):
+            self._command(source, "MIGRATE", "127.0.0.1", target.port, "", 0, 5000,
+                          "KEYS", *names)
+            time.sleep(pause)
+        for node in (target, source):
+            self._command(node, "CLUSTER", "SETSLOT", slot, "NODE", dst_id)
+
+
+def known_ids(nodes_text: str) -> set[str]:
+    """The ids of ``CLUSTER NODES`` lines whose handshake is done."""
+    known = set()
+    for line in nodes_text.splitlines():
+        fields = line.split()
+        if len(fields) > 2 and "handshake" not in fields[2].split(","):
+            known.add(fields[0])
+    return known
