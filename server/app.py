@@ -26,20 +26,22 @@ from .game import engine
 from .handlers import dispatch
 from .handlers.endpoint import PlayerEndpoint
 from .net.connection import Endpoint, WebsocketSocket, bound_kernel_buffer, serve_connection
+from .net.loopback import LoopbackSocket
 from .net.outbox import WRITE_HIGH_WATER, Outbox
 from .net.sansio import SansioConnection
 from .net.sansio_server import SansioServer, SansioSocket
 from .ops import metrics
 from .ops.aio import stop_others
+from .ops.clock import now_ms
 from .ops.config import Settings
 from .ops.corebuild import rules_core
 from .ops.limits import Address, AddressBook, ConnectionLimits, Limits, client_address, parse_networks
 from .ops.loopprobe import LoopProbe
 from .rooms.arenas import ArenaRunner
+from .rooms.bots.seat import BotRoster
 from .rooms.player import Player
 from .rooms.service import RoomService
 from .store.client import open_client
-from .store.rooms import now_ms
 from .wire.protocol import CLOSE_GOING_AWAY, MAX_FRAME_BYTES
 
 log = logging.getLogger("patience.server")
@@ -79,6 +81,11 @@ class RaceServer:
         self.competition = self.service.competition
         self.hub = self.service.hub
         self.arenas = ArenaRunner(self.service)  # pairs, scores and pushes arenas' standings
+        # the bots' seats: their messages take the handlers' dispatch, their frames
+        # come through an outbox like a person's, handed over in process
+        self.bots = BotRoster(self.service, dispatch, self._bot_outbox)
+        self.service.bots = self.bots
+        self.service.on_close.append(self.bots.stop_all)
         # per-address budgets, in this process's memory (server/ops/limits.py says why)
         self.addresses = AddressBook(Limits(
             connections=settings.connections_per_address,
@@ -99,6 +106,10 @@ class RaceServer:
 
     def new_deal(self) -> str:
         return self.service.new_deal()
+
+    @staticmethod
+    def _bot_outbox(deliver: Callable[[dict[str, Any]], None]) -> Outbox:
+        return Outbox(LoopbackSocket(deliver))
 
     def _endpoint(self, outbox: Outbox, address: Address) -> Endpoint:
         return PlayerEndpoint(Player(self.service, outbox, ConnectionLimits(address)), self.arenas,

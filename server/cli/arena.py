@@ -13,12 +13,12 @@ import datetime as dt
 import sys
 
 from ..game.variants import get_rules
+from ..ops.clock import now_ms
 from ..ops.config import ConfigError, Settings
 from ..race.arena import ID_ALPHABET, ID_LENGTH, MAX_GROUP
 from ..rooms.arenas import create_arena, new_id
 from ..store.arenas import ArenaStore
 from ..store.client import open_client
-from ..store.rooms import now_ms
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:

@@ -44,5 +44,3 @@ async def dispatch(player: Player, msg: dict[str, Any]) -> None:
     if kind == "hello" and player.code is not None:
         await ghost_race.resume(player)  # a ghost race resumed: its ghost again
 
-
-bots.use_dispatch(dispatch)  # a bot's every message takes this same path

@@ -8,10 +8,10 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from ..ops.clock import now_ms
 from ..race.arena import Line
 from ..rooms.arenas import ArenaRunner, identity, runner_for
 from ..rooms.player import Player
-from ..store.rooms import now_ms
 from ..wire.protocol import ProtocolError
 
 ARENA_ID = re.compile(r"[A-Za-z0-9]{1,16}", re.ASCII)

@@ -11,26 +11,12 @@ import asyncio
 import logging
 from typing import Any
 
-from ..rooms.bots.seat import Dispatch, add_bot
 from ..rooms.player import Player
 from ..rooms.service import RoomService
 from ..store.rooms import StoreUnavailable
 from ..wire.protocol import ProtocolError
 
 log = logging.getLogger("patience.bots")
-
-
-# The package's dispatch (it holds this module's table, so it cannot be
-# imported from here): handed over by server/handlers/__init__.py.
-_table: list[Dispatch] = []
-
-
-def use_dispatch(dispatch: Dispatch) -> None:
-    _table[:] = [dispatch]
-
-
-async def _dispatch(player: Player, msg: dict[str, Any]) -> None:
-    await _table[0](player, msg)
 
 
 async def on_add_bot(player: Player, msg: dict[str, Any]) -> None:
@@ -45,7 +31,7 @@ async def on_add_bot(player: Player, msg: dict[str, Any]) -> None:
         raise ProtocolError("room_started", f"cannot add a bot to room {code}: room started")
     if len([p for p in room.players if not p.left]) >= room.max:
         raise ProtocolError("room_full", f"cannot add a bot to room {code}: room full")
-    await add_bot(player.service, _dispatch, code, msg["level"])
+    await player.service.need_bots().add(code, msg["level"])
 
 
 async def fill_quick(service: RoomService, code: str) -> None:
@@ -62,7 +48,7 @@ async def fill_quick(service: RoomService, code: str) -> None:
         people = [p for p in seated if p.conn and not p.bot]
         if not people or len(seated) >= max(room.min, 2):
             return
-        await add_bot(service, _dispatch, code, settings.quick_bot_level)
+        await service.need_bots().add(code, settings.quick_bot_level)
         log.info("quick race filled by a bot", extra={"room": code})
     except (ProtocolError, StoreUnavailable):
         pass  # the room filled, started or went away meanwhile: nothing to do

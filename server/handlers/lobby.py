@@ -14,9 +14,10 @@ from typing import Any
 
 from ..game import engine
 from ..game.variants import specs
+from ..ops.clock import now_ms
+from ..race.rows import PlayerRow
 from ..rooms.play import play
 from ..rooms.player import Player, clean_name, token_hash
-from ..store.rooms import PlayerRow, now_ms
 from ..wire.protocol import PROTOCOL_VERSION, ProtocolError
 from .bots import fill_quick
 from .common import asked_code, check_room_budget, join_failed, spend_room, variant_id

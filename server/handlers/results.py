@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..race.rows import RoomRow
 from ..rooms.player import Player
 from ..store.arenas import arena_over
-from ..store.rooms import RoomRow
 from ..wire.protocol import ProtocolError
 
 

@@ -14,10 +14,10 @@ from ..game import engine
 from ..game.moves import GameOver, IllegalMove
 from ..game.records import UNDO, positions
 from ..game.state import State
+from ..race.rows import RoomRow
 from ..rooms.play import play
 from ..rooms.player import Player
 from ..rooms.solo import hint, solo_deal
-from ..store.rooms import RoomRow
 from ..wire.protocol import ProtocolError, error
 from .common import spend_room, variant_id
 

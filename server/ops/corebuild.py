@@ -32,8 +32,8 @@ CORE: str = "server.game"
 # core's (setup.py reads this list): each runs once or more per move, and compiled they take about
 # a sixth off the server's CPU per move (docs/benchmarks.md, round 3).
 SERVER_COMPILED: tuple[str, ...] = (
-    "server.ops.aio", "server.ops.limits",
-    "server.race.rules",
+    "server.ops.aio", "server.ops.clock", "server.ops.limits",
+    "server.race.rows", "server.race.rules",
     "server.wire.protocol", "server.wire.viewcodec",
     "server.store.batch", "server.store.keys", "server.store.resp", "server.store.rooms",
     "server.net.connection", "server.net.frames", "server.net.outbox", "server.net.sansio",

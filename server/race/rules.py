@@ -13,7 +13,7 @@ import msgpack
 from ..game.engine import IN_PROGRESS, WON
 from ..game.state import State
 from ..game.variants import get_rules
-from ..store.rooms import PlayerRow, RoomRow
+from ..race.rows import PlayerRow, RoomRow
 
 
 def phase_at(room: RoomRow, now: int) -> str:

@@ -20,9 +20,10 @@ from typing import Any
 from ..game.records import Record, replay_facts
 from ..game.variants import get_rules
 from ..race.daily import DailyDeal, choose_daily, commitment, day_bounds_ms, day_number, share_line, utc_day
+from ..race.rows import RoomRow
 from ..race.rules import one_seat_each
 from ..store.boards import BoardStore
-from ..store.rooms import RoomRow, RoomStore
+from ..store.rooms import RoomStore
 
 log = logging.getLogger("patience.competition")
 

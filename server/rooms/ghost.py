@@ -31,9 +31,11 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from ..game import engine
+from ..ops.clock import now_ms
+from ..race.rows import RoomRow
 from ..race.rules import progress_message, ranking, shown_names
 from ..store import keys
-from ..store.rooms import RoomRow, StoreUnavailable, now_ms
+from ..store.rooms import StoreUnavailable
 from ..wire.protocol import ProtocolError, encode
 from .player import Player
 from .replays import Replayed, public_room, replayed, seat_of

@@ -22,10 +22,10 @@ import msgpack
 from redis.asyncio import Redis
 from redis.asyncio.cluster import RedisCluster
 
-from ..net.outbox import Outbox
 from ..store import keys
 from ..store.resp import RespConnection
 from ..store.shardsub import ShardedSubscriber
+from .ports import Outbox
 
 log = logging.getLogger("patience.hub")
 

@@ -15,9 +15,9 @@ from ..game import engine
 from ..game.dead import known_verdict, raises_count
 from ..game.moves import BadMove, GameOver, IllegalMove, Move, parse
 from ..game.state import State
+from ..ops.clock import now_ms
 from ..ops.metrics import ACCEPTED, MOVES_REJECTED
 from ..race.rules import encode_progress
-from ..store.rooms import now_ms
 from ..wire.protocol import ProtocolError, encode, error
 from . import verdicts
 from .player import Player

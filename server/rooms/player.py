@@ -24,13 +24,15 @@ from ..game.records import positions
 from ..game.state import State
 from ..game.variants import get_rules
 from ..game.views import view
-from ..net.outbox import Outbox
 from ..ops.aio import WriteLock
+from ..ops.clock import now_ms
 from ..ops.limits import ConnectionLimits, unlimited
+from ..race.rows import RoomRow
 from ..race.rules import all_done, phase_at, progress_message, room_message
-from ..store.rooms import RoomError, RoomRow, StoreUnavailable, now_ms
+from ..store.rooms import RoomError, StoreUnavailable
 from ..wire.protocol import CLOSE_NORMAL, MAX_NAME_CHARS, ProtocolError, encode, error
 from ..wire.viewcodec import ViewEncoder
+from .ports import Outbox
 from .progress import ProgressThrottle
 from .service import STORE_RETRY_S, RoomService
 from .spectator import Spectator

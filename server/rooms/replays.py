@@ -27,8 +27,8 @@ from ..game import engine
 from ..game.records import step
 from ..game.state import State
 from ..game.views import view
+from ..race.rows import PlayerRow, RoomRow
 from ..store.arenas import arena_over
-from ..store.rooms import PlayerRow, RoomRow
 from ..wire.protocol import ProtocolError
 from .service import RoomService
 

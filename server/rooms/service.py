@@ -21,15 +21,17 @@ from typing import Protocol
 from redis.asyncio import Redis
 
 from ..game import engine
-from ..net.outbox import Outbox
+from ..ops.clock import now_ms
 from ..ops.config import Settings
+from ..race.rows import RoomRow
 from ..race.rules import all_done, cards_conserved, results_message
 from ..store.boards import BoardStore
-from ..store.rooms import RoomRow, RoomStore, StoreUnavailable, now_ms
+from ..store.rooms import RoomStore, StoreUnavailable
 from ..wire.protocol import encode
 from .competition import Competition
 from .deadwork import DeadSearchWorker, WorkerUnavailable
 from .hub import BOARDS_CHANNEL, Hub
+from .ports import Bots, Outbox
 
 log = logging.getLogger("patience.service")
 
@@ -89,9 +91,17 @@ class RoomService:
         self.conserved: Callable[[engine.State, engine.State], bool] = cards_conserved
         # work of upper layers that ends with the service (the bots' seats)
         self.on_close: list[Callable[[], Awaitable[None]]] = []
+        # the bots' roster, handed in by the composition root (it owns the dispatch
+        # table every bot's message goes through)
+        self.bots: Bots | None = None
 
     def start(self) -> None:
         self.hub.start()
+
+    def need_bots(self) -> Bots:
+        if self.bots is None:
+            raise RuntimeError("this service was built without a bots' roster")
+        return self.bots
 
     async def close(self) -> None:
         for hook in self.on_close:

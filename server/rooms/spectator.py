@@ -11,10 +11,11 @@ from __future__ import annotations
 from typing import Any
 
 from ..game.variants import get_rules
-from ..net.outbox import Outbox
+from ..ops.clock import now_ms
+from ..race.rows import RoomRow
 from ..race.rules import progress_message, room_message
-from ..store.rooms import RoomRow, now_ms
 from ..wire.protocol import encode
+from .ports import Outbox
 from .service import RoomService
 
 # Spectators of one room on one process: each costs a send per progress message.

@@ -9,15 +9,15 @@ from __future__ import annotations
 
 import asyncio
 import secrets
-import time
-from dataclasses import dataclass, field
 from typing import Any, cast
 
 from redis.asyncio import Redis
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
+from ..ops.clock import now_ms
 from ..ops.metrics import ROUND_TRIPS
+from ..race.rows import PlayerRow, RoomRow
 from ..wire.protocol import MAX_PLAYERS
 from . import keys, lua
 from .batch import ScriptBatcher, pack_args
@@ -48,54 +48,9 @@ class RoomError(Exception):
         self.code = code
 
 
-@dataclass
-class PlayerRow:
-    n: int
-    name: str
-    v: int = 0
-    seq: int = -1
-    status: str = "in_progress"
-    fc: int = 0
-    ready: bool = False
-    conn: bool = False
-    left: bool = False
-    fc_ms: int | None = None
-    done_ms: int | None = None
-    ident: str | None = None  # the claimed name the player proved, if any
-    gone: int | None = None  # when its connection went (server ms), while it is gone
-    bot: int = 0  # a bot's level (1-5); 0 for a person
-
-
-@dataclass
-class RoomRow:
-    code: str
-    variant: str
-    deal: str
-    max: int
-    min: int
-    private: bool
-    phase: str
-    starts_at: int = 0
-    ends_at: int = 0
-    players: list[PlayerRow] = field(default_factory=list)
-    results: bytes | None = None
-    rematch: str | None = None
-    daily: str | None = None  # the date, for a daily-challenge room
-    ranked: bool = False  # a daily room holding the player's first attempt of the day
-    solo: bool = False  # a solo game: one player, a chosen deal, undo and hints, never ranked
-    arena: str | None = None  # the arena that paired this race (docs/arenas.md)
-
-    def player(self, n: int) -> PlayerRow | None:
-        return self.players[n - 1] if 1 <= n <= len(self.players) else None
-
-
 def _closed_transport(exc: RuntimeError) -> bool:
     text = str(exc)
     return "closed" in text and ("transport" in text.lower() or "handler" in text)
-
-
-def now_ms() -> int:
-    return time.time_ns() // 1_000_000
 
 
 def new_code() -> str:

@@ -13,8 +13,8 @@ import redis.asyncio as aioredis
 from server.game import engine
 from server.game.records import Record, verify
 from server.game.views import view
-from server.rooms.bots.seat import BotSeat, roster
-from server.store.rooms import PlayerRow, RoomRow
+from server.race.rows import PlayerRow, RoomRow
+from server.rooms.bots.seat import BotSeat
 from tests.server.conftest import (
     ServerFactory,
     close_all,
@@ -42,7 +42,7 @@ async def room_with_bot(bot_client: Any, n: int = 2) -> dict[str, Any]:
 
 
 def the_bot(app: Any) -> BotSeat:
-    seats = list(roster(app.service))
+    seats = list(app.bots.seats)
     assert len(seats) == 1
     return seats[0]
 
@@ -139,7 +139,7 @@ async def test_add_bot_is_for_the_creator_of_a_private_lobby(make_server: Server
         await room_with_bot(creator, 3)
         await creator.send({"t": "add_bot", "level": 2})  # three seats, all taken
         assert (await creator.expect("error"))["code"] == "room_full"
-        assert len(roster(app.service)) == 1
+        assert len(app.bots.seats) == 1
         for p in (creator, guest):
             await p.send({"t": "ready"})
         await creator.expect("view")
@@ -163,7 +163,7 @@ async def test_a_quick_race_nobody_joins_gets_a_bot(make_server: ServerFactory) 
         room = await room_with_bot(waiting)
         assert room["players"][1]["bot"] == 4
         await asyncio.sleep(1.5)
-        assert not roster(never.service)
+        assert not never.bots.seats
         for msg in alone.inbox:
             assert not any(p.get("bot") for p in msg.get("players", [])), msg
     finally:
@@ -184,7 +184,7 @@ async def test_a_bot_leaves_a_lobby_its_people_left(make_server: ServerFactory) 
     await close_all([creator])
     assert bot.task is not None
     await asyncio.wait_for(bot.task, 5)
-    assert not roster(app.service)
+    assert not app.bots.seats
 
 
 async def test_a_bots_result_never_enters_a_rating(make_server: ServerFactory) -> None:

@@ -8,7 +8,7 @@ import redis.asyncio as aioredis
 from websockets.exceptions import ConnectionClosed
 
 from server.game.records import record_from_dict, verify
-from server.store.rooms import now_ms
+from server.ops.clock import now_ms
 from tests.server.conftest import (
     ServerFactory,
     close_all,

@@ -2,7 +2,7 @@
 the bot instead of a network.
 
 Everything the bot knows arrives the way it arrives for a human: the server
-encodes a frame for the seat's outbox, the in-process :class:`BotSocket`
+encodes a frame for the seat's outbox, the in-process socket (server/net/loopback.py)
 hands it to the bot, and the bot decodes it. Everything the bot does goes
 through the protocol's handlers (``hello``, ``join``, ``ready``, ``move``,
 ``resign``), so its moves get the same validation, log and record as a
@@ -21,19 +21,15 @@ import contextlib
 import logging
 import random
 import time
-import weakref
 from collections import deque
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
-import msgpack
-from websockets.protocol import State
-
-from ...net.outbox import Outbox
 from ...store.rooms import StoreUnavailable
 from ...wire.protocol import PROTOCOL_VERSION, ProtocolError
 from ..player import Player
+from ..ports import OutboxFactory
 from ..service import RoomService
 from .knowledge import Knowledge
 from .pace import think_time
@@ -56,50 +52,22 @@ def _solver_pool() -> ProcessPoolExecutor:
     return _pool
 
 
-class BotSocket:
-    """The outbox's socket for a bot: a frame is handed over at once, decoded."""
-
-    def __init__(self, deliver: Callable[[dict[str, Any]], None]) -> None:
-        self._deliver = deliver
-        self._state = State.OPEN
-
-    @property
-    def state(self) -> State:
-        return self._state
-
-    def write_now(self, payload: bytes) -> None:
-        self._deliver(msgpack.unpackb(payload, raw=False))
-
-    def buffered(self) -> int:
-        return 0
-
-    async def drain(self) -> None:
-        return None
-
-    async def close(self, code: int, reason: str) -> None:
-        self.abort()
-
-    def abort(self) -> None:
-        if self._state is not State.CLOSED:
-            self._state = State.CLOSED
-            self._deliver({"t": "_closed"})
-
-
 def bot_name(level: int) -> str:
     return f"{LEVEL[level].name.capitalize()} bot"
 
 
 class BotSeat:
-    def __init__(self, service: RoomService, dispatch: Dispatch, level: int, *,
-                 pace: float = 1.0, seed: int | None = None) -> None:
-        self.service = service
-        self.dispatch = dispatch
+    def __init__(self, roster: BotRoster, level: int, *, pace: float = 1.0,
+                 seed: int | None = None) -> None:
+        self.roster = roster
+        self.service = roster.service
+        self.dispatch = roster.dispatch
         self.level = level
         self.pace = pace
         self.rng = random.Random(seed)
         self.frames: deque[dict[str, Any]] = deque(maxlen=FRAMES_KEPT)
         self._inbox: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
-        self.player = Player(service, Outbox(BotSocket(self._receive)))
+        self.player = Player(self.service, roster.make_outbox(self._receive))
         self.mind: Mind | None = None
         self.seq = 0
         self.v = 0
@@ -162,7 +130,7 @@ class BotSeat:
         finally:
             with contextlib.suppress(Exception):
                 await self.player.disconnected()
-            roster(self.service).discard(self)
+            self.roster.seats.discard(self)
 
     def _alone(self, room: dict[str, Any]) -> bool:
         return not any(p["connected"] and not p.get("bot") and not p["left"]
@@ -215,33 +183,33 @@ class BotSeat:
                 answer = await loop.run_in_executor(_solver_pool(), solve_job, step)
 
 
-# The bots playing for each service (to stop them with it, and for tests).
-_ROSTERS: weakref.WeakKeyDictionary[RoomService, set[BotSeat]] = weakref.WeakKeyDictionary()
+class BotRoster:
+    """The bots playing for one service: stopped with it, and listed for tests.
 
+    The composition root builds it with the dispatch table every bot's message
+    goes through and the outbox a bot's seat is sent its frames by."""
 
-def roster(service: RoomService) -> set[BotSeat]:
-    seats = _ROSTERS.get(service)
-    if seats is None:
-        seats = _ROSTERS[service] = set()
-        service.on_close.append(lambda: stop_all(service))
-    return seats
+    def __init__(self, service: RoomService, dispatch: Dispatch, make_outbox: OutboxFactory) -> None:
+        self.service = service
+        self.dispatch = dispatch
+        self.make_outbox = make_outbox
+        self.seats: set[BotSeat] = set()
 
+    async def stop_all(self) -> None:
+        for seat in list(self.seats):
+            await seat.stop()
 
-async def stop_all(service: RoomService) -> None:
-    for seat in list(roster(service)):
-        await seat.stop()
-
-
-async def add_bot(service: RoomService, dispatch: Dispatch, code: str, level: int) -> BotSeat:
-    """A bot of ``level`` in room ``code``'s lobby, playing from now on."""
-    seat = BotSeat(service, dispatch, level, pace=service.settings.bot_pace_pct / 100)
-    roster(service).add(seat)
-    try:
-        await seat.enter(code)
-    except BaseException:
-        roster(service).discard(seat)
-        with contextlib.suppress(Exception):
-            await seat.player.disconnected()
-        raise
-    seat.start()
-    return seat
+    async def add(self, code: str, level: int) -> BotSeat:
+        """A bot of ``level`` in room ``code``'s lobby, playing from now on."""
+        service = self.service
+        seat = BotSeat(self, level, pace=service.settings.bot_pace_pct / 100)
+        self.seats.add(seat)
+        try:
+            await seat.enter(code)
+        except BaseException:
+            self.seats.discard(seat)
+            with contextlib.suppress(Exception):
+                await seat.player.disconnected()
+            raise
+        seat.start()
+        return seat
