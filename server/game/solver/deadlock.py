@@ -29,7 +29,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from .betsy import BetsyModel
     from .corner_stones import CornerStonesModel
     from .cross import CrossModel
 
@@ -158,43 +157,6 @@ def corners_endgame_dead(m: CrossModel) -> bool:
                 progress = True
                 break
     return bool(avail)
-
-
-def betsy_buried(m: BetsyModel) -> bool:
-    """Betsy Ross in its last pass: a waste card that can never be played.
-
-    Waste card ``x`` must be played before everything under it. For every
-    foundation that still wants ``x``'s rank, some rank it needs first may
-    have all its remaining copies under ``x``: those can never come out in
-    time, so ``x`` can never be played and the game is lost."""
-    if m.redeals < m.max_redeals or len(m.waste) < 2:
-        return False
-    waste = m.waste
-    left = [0] * 14  # copies of each rank still in the stock or the waste
-    for r in waste:
-        left[r] += 1
-    for r in m.stock:
-        left[r] += 1
-    seqs = [m.remaining(i) for i in range(4)]
-    below = [0] * 14  # copies of each rank under the current waste card
-    for k in range(1, len(waste)):
-        below[waste[k - 1]] += 1
-        x = waste[k]
-        possible = False
-        for seq in seqs:
-            if x not in seq:
-                continue
-            blocked = False
-            for r in seq[:seq.index(x)]:
-                if below[r] == left[r]:
-                    blocked = True
-                    break
-            if not blocked:
-                possible = True
-                break
-        if not possible:
-            return True
-    return False
 
 
 def corner_stones_frozen(m: CornerStonesModel) -> list[int]:
