@@ -15,10 +15,9 @@ from server.game.cards import parse_card, step
 from server.game.engine import WON, legal_moves, new_game, play, status
 from server.game.solver import LOST, UNKNOWN, solve, solve_state
 from server.game.solver.betsy import BetsyModel, betsy_buried
-from server.game.solver.corner_stones import CornerStonesModel
+from server.game.solver.corner_stones import CornerStonesModel, corner_stones_frozen
 from server.game.solver.cross import CrossModel
 from server.game.solver.deadlock import (
-    corner_stones_frozen,
     corners_endgame_dead,
     cross_frozen,
 )
