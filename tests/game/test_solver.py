@@ -17,7 +17,7 @@ from server.game.solver import LOST, UNKNOWN, solve, solve_state
 from server.game.solver.betsy import BetsyModel, betsy_buried
 from server.game.solver.corner_stones import CornerStonesModel, corner_stones_frozen
 from server.game.solver.cross import CrossModel
-from server.game.solver.deadlock import (
+from server.game.solver.cross_loss import (
     corners_endgame_dead,
     cross_frozen,
 )

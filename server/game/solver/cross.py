@@ -33,7 +33,7 @@ from ..state import State
 from ..variants import RULES
 from ..variants.base import VariantSpec
 from .capacity import capacity_lost, piles_are_runs
-from .deadlock import corners_endgame_dead, cross_dead
+from .cross_loss import corners_endgame_dead, cross_dead
 from .stockbound import LOST_T, StockBound
 
 FND, TAB, DRAW, REDEAL = 0, 1, 2, 3
