@@ -272,7 +272,7 @@ class CornerStonesModel:
 def corner_stones_frozen(m: CornerStonesModel) -> list[int]:
     """Corner Stones after the deal: pile cards that can never move again.
 
-    The same least fixpoint as :func:`cross_frozen`, with Corner Stones' exits:
+    The same least fixpoint as :func:`.cross_loss.cross_frozen`, with Corner Stones' exits:
     a foundation of the card's suit (the Ace one if every rank between its top
     and the card has a copy that can move and is not under the card; the King
     one likewise from above), or a card one rank away that is not home, not

@@ -152,7 +152,7 @@ class CrossModel:
         """
         policy = self.policy
         if self.cells and not self.stock and (not self.waste or all(self.piles)):
-            return True  # Corners' endgame: any order of play is as good (see deadlock)
+            return True  # Corners' endgame: any order of play is as good (see cross_loss)
         if policy == SAFE_NEVER:
             return False
         if policy == SAFE_STOCK_EMPTY and self.stock:

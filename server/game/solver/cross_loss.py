@@ -1,9 +1,13 @@
-"""Sound loss detectors: each answers True only for positions that cannot be won.
+"""The cross family's sound loss tests: each answers True only for positions
+that cannot be won. :meth:`.cross.CrossModel.dead` calls them; they live
+apart from the model only to keep cross.py short, and read it through
+:class:`CrossPosition` so that this module imports no model (the solver's
+modules import one another without a cycle, type-only imports included).
 
 Every card has to reach a foundation in the end, so a position is lost as
-soon as one card provably can never leave the place where it lies. The cross
-detector proves that with a least fixpoint ("mobility"); Corners' endgame is
-decided exactly by a greedy pass; Betsy Ross's last pass has a burial test.
+soon as one card provably can never leave the place where it lies. The
+mobility test proves that with a least fixpoint; Corners' endgame is decided
+exactly by a greedy pass.
 
 **Mobility (cross family, last pass).** Start with no card known to move
 (cards still in the stock excepted: each will be turned). Repeatedly add a
@@ -26,13 +30,26 @@ lost. The waste is a stack only once no redeal is left, hence "last pass".
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from .cross import CrossModel
+from typing import Protocol
 
 
-def cross_frozen(m: CrossModel) -> list[int]:
+class CrossPosition(Protocol):
+    """What the loss tests read of a :class:`.cross.CrossModel` (see there)."""
+
+    piles: list[bytes]
+    waste: list[int]
+    fcount: list[int]
+    rel: list[int]
+    on: list[list[bool]]
+    parents: list[list[int]]
+    lower: list[list[int]]
+    cells: bool
+    runs: bool
+    redeals: int
+    max_redeals: int
+
+
+def cross_frozen(m: CrossPosition) -> list[int]:
     """Cards of the cross-family position ``m`` that can never move again."""
     if m.redeals < m.max_redeals:
         return []
@@ -123,11 +140,11 @@ def cross_frozen(m: CrossModel) -> list[int]:
     return pending
 
 
-def cross_dead(m: CrossModel) -> bool:
+def cross_dead(m: CrossPosition) -> bool:
     return bool(cross_frozen(m))
 
 
-def corners_endgame_dead(m: CrossModel) -> bool:
+def corners_endgame_dead(m: CrossPosition) -> bool:
     """Corners with the stock gone: exact.
 
     The playable cards are the cells and the waste top; playing any of them
