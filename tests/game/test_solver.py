@@ -14,12 +14,10 @@ from server.cli.main import main
 from server.game.cards import parse_card, step
 from server.game.engine import WON, legal_moves, new_game, play, status
 from server.game.solver import LOST, UNKNOWN, solve, solve_state
-from server.game.solver.betsy import BetsyModel
-from server.game.solver.corner_stones import CornerStonesModel
+from server.game.solver.betsy import BetsyModel, betsy_buried
+from server.game.solver.corner_stones import CornerStonesModel, corner_stones_frozen
 from server.game.solver.cross import CrossModel
-from server.game.solver.deadlock import (
-    betsy_buried,
-    corner_stones_frozen,
+from server.game.solver.cross_loss import (
     corners_endgame_dead,
     cross_frozen,
 )

@@ -13,7 +13,7 @@ from server.game.cards import card_text
 from server.game.solver import LOST, UNKNOWN, WON, solve, solve_state
 from server.game.solver.capacity import fewest_runs, some_runs
 from server.game.solver.cross import CrossModel
-from server.game.solver.deadlock import cross_dead
+from server.game.solver.cross_loss import cross_dead
 from server.game.solver.reference import exhaustive
 from server.game.state import State
 from server.game.variants import RULES

@@ -12,7 +12,7 @@ from server.game.engine import new_game
 from server.game.solver import LOST, UNKNOWN, WON, solve, solve_state
 from server.game.solver.capacity import fewest_runs
 from server.game.solver.cross import CrossModel
-from server.game.solver.deadlock import cross_dead
+from server.game.solver.cross_loss import cross_dead
 from server.game.solver.reference import exhaustive
 from server.game.solver.stockbound import (
     FAILS_IN_A_ROW,

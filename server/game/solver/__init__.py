@@ -9,8 +9,10 @@ Modules, one idea each:
 
 * :mod:`.search` - the depth-first search with a transposition table;
 * :mod:`.cross`, :mod:`.corner_stones`, :mod:`.betsy` - each family as a
-  fast mutable model (moves, undo, canonical key, safe moves);
-* :mod:`.deadlock` - sound loss detectors;
+  fast mutable model (moves, undo, canonical key, safe moves) with its own
+  sound loss test;
+* :mod:`.cross_loss` - the cross family's loss tests (mobility, Corners'
+  endgame), kept out of :mod:`.cross` for length;
 * :mod:`.capacity` - the cross family's capacity test: a waste card must come
   back to the top, and the tableau must then hold what cannot be home yet;
 * :mod:`.stockbound` - the cross family's abstract game: only the waste, the

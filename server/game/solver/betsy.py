@@ -20,7 +20,6 @@ from ..state import WASTE as WASTE_PILE
 from ..state import State
 from ..variants import RULES
 from ..variants.betsy_ross import FOUNDATION_SIZE
-from .deadlock import betsy_buried
 
 PLAY, DRAW, REDEAL = 0, 2, 3
 BetsyMove = tuple[int, ...]
@@ -139,3 +138,40 @@ class BetsyModel:
         if m[0] == REDEAL:
             return REDEAL_MOVE
         return Move("move", "w", f"f{m[1] + 1}")
+
+
+def betsy_buried(m: BetsyModel) -> bool:
+    """Betsy Ross in its last pass: a waste card that can never be played.
+
+    Waste card ``x`` must be played before everything under it. For every
+    foundation that still wants ``x``'s rank, some rank it needs first may
+    have all its remaining copies under ``x``: those can never come out in
+    time, so ``x`` can never be played and the game is lost."""
+    if m.redeals < m.max_redeals or len(m.waste) < 2:
+        return False
+    waste = m.waste
+    left = [0] * 14  # copies of each rank still in the stock or the waste
+    for r in waste:
+        left[r] += 1
+    for r in m.stock:
+        left[r] += 1
+    seqs = [m.remaining(i) for i in range(4)]
+    below = [0] * 14  # copies of each rank under the current waste card
+    for k in range(1, len(waste)):
+        below[waste[k - 1]] += 1
+        x = waste[k]
+        possible = False
+        for seq in seqs:
+            if x not in seq:
+                continue
+            blocked = False
+            for r in seq[:seq.index(x)]:
+                if below[r] == left[r]:
+                    blocked = True
+                    break
+            if not blocked:
+                possible = True
+                break
+        if not possible:
+            return True
+    return False

@@ -21,7 +21,6 @@ from ..state import STOCK as STOCK_PILE
 from ..state import State
 from ..variants import RULES
 from ..variants.corner_stones import DEAL_ORDER, ROUND
-from .deadlock import corner_stones_frozen
 
 FND, TAB, DEAL = 0, 1, 4
 CSMove = tuple[int, ...]
@@ -268,3 +267,81 @@ class CornerStonesModel:
         if m[0] == FND:
             return Move("move", f"t{m[1] + 1}", f"f{m[2] + 1}")
         return Move("move", f"t{m[1] + 1}", f"t{m[2] + 1}")
+
+
+def corner_stones_frozen(m: CornerStonesModel) -> list[int]:
+    """Corner Stones after the deal: pile cards that can never move again.
+
+    The same least fixpoint as :func:`.cross_loss.cross_frozen`, with Corner Stones' exits:
+    a foundation of the card's suit (the Ace one if every rank between its top
+    and the card has a copy that can move and is not under the card; the King
+    one likewise from above), or a card one rank away that is not home, not
+    under it and either moves or can be uncovered where it lies. Emptied piles
+    are never refilled, so there is no third exit. Foundations not yet started
+    are taken as started from nothing (an over-estimate). Both copies of a card
+    have the same value; mobility is kept per position, so "some copy moves"
+    asks about each copy."""
+    if m.stock:
+        return []
+    piles = m.piles
+    # positions of each value: list of (pile, depth)
+    where: list[list[tuple[int, int]]] = [[] for _ in range(52)]
+    for pi, pile in enumerate(piles):
+        for d, c in enumerate(pile):
+            where[c].append((pi, d))
+    mobile = [[False] * len(p) for p in piles]
+    pending = [(pi, d) for pi, p in enumerate(piles) for d in range(len(p) - 1, -1, -1)]
+    if not pending:
+        return []
+    fsuit, fh = m.fsuit, m.fh
+    ace_h = [0] * 4
+    king_h = [0] * 4
+    for k in range(8):
+        if fsuit[k] >= 0:
+            if k < 4:
+                ace_h[fsuit[k]] = fh[k]
+            else:
+                king_h[fsuit[k]] = fh[k]
+    near = m.children  # near[c]: values one rank away from c (any suit)
+
+    def copy_free(v: int, pi: int, d: int) -> bool:
+        """Some copy of ``v`` can move and does not lie under (pi, d)."""
+        return any(mobile[qp][qd] and not (qp == pi and qd < d) for qp, qd in where[v])
+
+    changed = True
+    while changed and pending:
+        changed = False
+        nxt: list[tuple[int, int]] = []
+        for pi, d in pending:
+            pile = piles[pi]
+            if not all(mobile[pi][k] for k in range(d + 1, len(pile))):
+                nxt.append((pi, d))
+                continue
+            x = pile[d]
+            s, r = x // 13, x % 13 + 1
+            ok = False
+            a = ace_h[s]
+            if r > a and all(copy_free(s * 13 + q - 1, pi, d) for q in range(a + 1, r)):
+                ok = True
+            if not ok:
+                top = 13 - king_h[s]  # the King foundation's next rank
+                if r <= top and all(copy_free(s * 13 + q - 1, pi, d) for q in range(r + 1, top + 1)):
+                    ok = True
+            if not ok:
+                for y in near[x]:
+                    for qp, qd in where[y]:
+                        if qp == pi and qd < d:
+                            continue  # under x
+                        q = piles[qp]
+                        if mobile[qp][qd] or all(mobile[qp][k] for k in range(qd + 1, len(q))):
+                            ok = True
+                            break
+                    if ok:
+                        break
+            if ok:
+                mobile[pi][d] = True
+                changed = True
+            else:
+                nxt.append((pi, d))
+        pending = nxt
+    return [piles[pi][d] for pi, d in pending]

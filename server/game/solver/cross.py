@@ -33,7 +33,7 @@ from ..state import State
 from ..variants import RULES
 from ..variants.base import VariantSpec
 from .capacity import capacity_lost, piles_are_runs
-from .deadlock import corners_endgame_dead, cross_dead
+from .cross_loss import corners_endgame_dead, cross_dead
 from .stockbound import LOST_T, StockBound
 
 FND, TAB, DRAW, REDEAL = 0, 1, 2, 3
@@ -152,7 +152,7 @@ class CrossModel:
         """
         policy = self.policy
         if self.cells and not self.stock and (not self.waste or all(self.piles)):
-            return True  # Corners' endgame: any order of play is as good (see deadlock)
+            return True  # Corners' endgame: any order of play is as good (see cross_loss)
         if policy == SAFE_NEVER:
             return False
         if policy == SAFE_STOCK_EMPTY and self.stock:

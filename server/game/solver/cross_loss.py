@@ -1,9 +1,13 @@
-"""Sound loss detectors: each answers True only for positions that cannot be won.
+"""The cross family's sound loss tests: each answers True only for positions
+that cannot be won. :meth:`.cross.CrossModel.dead` calls them; they live
+apart from the model only to keep cross.py short, and read it through
+:class:`CrossPosition` so that this module imports no model (the solver's
+modules import one another without a cycle, type-only imports included).
 
 Every card has to reach a foundation in the end, so a position is lost as
-soon as one card provably can never leave the place where it lies. The cross
-detector proves that with a least fixpoint ("mobility"); Corners' endgame is
-decided exactly by a greedy pass; Betsy Ross's last pass has a burial test.
+soon as one card provably can never leave the place where it lies. The
+mobility test proves that with a least fixpoint; Corners' endgame is decided
+exactly by a greedy pass.
 
 **Mobility (cross family, last pass).** Start with no card known to move
 (cards still in the stock excepted: each will be turned). Repeatedly add a
@@ -26,15 +30,26 @@ lost. The waste is a stack only once no redeal is left, hence "last pass".
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from .betsy import BetsyModel
-    from .corner_stones import CornerStonesModel
-    from .cross import CrossModel
+from typing import Protocol
 
 
-def cross_frozen(m: CrossModel) -> list[int]:
+class CrossPosition(Protocol):
+    """What the loss tests read of a :class:`.cross.CrossModel` (see there)."""
+
+    piles: list[bytes]
+    waste: list[int]
+    fcount: list[int]
+    rel: list[int]
+    on: list[list[bool]]
+    parents: list[list[int]]
+    lower: list[list[int]]
+    cells: bool
+    runs: bool
+    redeals: int
+    max_redeals: int
+
+
+def cross_frozen(m: CrossPosition) -> list[int]:
     """Cards of the cross-family position ``m`` that can never move again."""
     if m.redeals < m.max_redeals:
         return []
@@ -125,11 +140,11 @@ def cross_frozen(m: CrossModel) -> list[int]:
     return pending
 
 
-def cross_dead(m: CrossModel) -> bool:
+def cross_dead(m: CrossPosition) -> bool:
     return bool(cross_frozen(m))
 
 
-def corners_endgame_dead(m: CrossModel) -> bool:
+def corners_endgame_dead(m: CrossPosition) -> bool:
     """Corners with the stock gone: exact.
 
     The playable cards are the cells and the waste top; playing any of them
@@ -158,118 +173,3 @@ def corners_endgame_dead(m: CrossModel) -> bool:
                 progress = True
                 break
     return bool(avail)
-
-
-def betsy_buried(m: BetsyModel) -> bool:
-    """Betsy Ross in its last pass: a waste card that can never be played.
-
-    Waste card ``x`` must be played before everything under it. For every
-    foundation that still wants ``x``'s rank, some rank it needs first may
-    have all its remaining copies under ``x``: those can never come out in
-    time, so ``x`` can never be played and the game is lost."""
-    if m.redeals < m.max_redeals or len(m.waste) < 2:
-        return False
-    waste = m.waste
-    left = [0] * 14  # copies of each rank still in the stock or the waste
-    for r in waste:
-        left[r] += 1
-    for r in m.stock:
-        left[r] += 1
-    seqs = [m.remaining(i) for i in range(4)]
-    below = [0] * 14  # copies of each rank under the current waste card
-    for k in range(1, len(waste)):
-        below[waste[k - 1]] += 1
-        x = waste[k]
-        possible = False
-        for seq in seqs:
-            if x not in seq:
-                continue
-            blocked = False
-            for r in seq[:seq.index(x)]:
-                if below[r] == left[r]:
-                    blocked = True
-                    break
-            if not blocked:
-                possible = True
-                break
-        if not possible:
-            return True
-    return False
-
-
-def corner_stones_frozen(m: CornerStonesModel) -> list[int]:
-    """Corner Stones after the deal: pile cards that can never move again.
-
-    The same least fixpoint as :func:`cross_frozen`, with Corner Stones' exits:
-    a foundation of the card's suit (the Ace one if every rank between its top
-    and the card has a copy that can move and is not under the card; the King
-    one likewise from above), or a card one rank away that is not home, not
-    under it and either moves or can be uncovered where it lies. Emptied piles
-    are never refilled, so there is no third exit. Foundations not yet started
-    are taken as started from nothing (an over-estimate). Both copies of a card
-    have the same value; mobility is kept per position, so "some copy moves"
-    asks about each copy."""
-    if m.stock:
-        return []
-    piles = m.piles
-    # positions of each value: list of (pile, depth)
-    where: list[list[tuple[int, int]]] = [[] for _ in range(52)]
-    for pi, pile in enumerate(piles):
-        for d, c in enumerate(pile):
-            where[c].append((pi, d))
-    mobile = [[False] * len(p) for p in piles]
-    pending = [(pi, d) for pi, p in enumerate(piles) for d in range(len(p) - 1, -1, -1)]
-    if not pending:
-        return []
-    fsuit, fh = m.fsuit, m.fh
-    ace_h = [0] * 4
-    king_h = [0] * 4
-    for k in range(8):
-        if fsuit[k] >= 0:
-            if k < 4:
-                ace_h[fsuit[k]] = fh[k]
-            else:
-                king_h[fsuit[k]] = fh[k]
-    near = m.children  # near[c]: values one rank away from c (any suit)
-
-    def copy_free(v: int, pi: int, d: int) -> bool:
-        """Some copy of ``v`` can move and does not lie under (pi, d)."""
-        return any(mobile[qp][qd] and not (qp == pi and qd < d) for qp, qd in where[v])
-
-    changed = True
-    while changed and pending:
-        changed = False
-        nxt: list[tuple[int, int]] = []
-        for pi, d in pending:
-            pile = piles[pi]
-            if not all(mobile[pi][k] for k in range(d + 1, len(pile))):
-                nxt.append((pi, d))
-                continue
-            x = pile[d]
-            s, r = x // 13, x % 13 + 1
-            ok = False
-            a = ace_h[s]
-            if r > a and all(copy_free(s * 13 + q - 1, pi, d) for q in range(a + 1, r)):
-                ok = True
-            if not ok:
-                top = 13 - king_h[s]  # the King foundation's next rank
-                if r <= top and all(copy_free(s * 13 + q - 1, pi, d) for q in range(r + 1, top + 1)):
-                    ok = True
-            if not ok:
-                for y in near[x]:
-                    for qp, qd in where[y]:
-                        if qp == pi and qd < d:
-                            continue  # under x
-                        q = piles[qp]
-                        if mobile[qp][qd] or all(mobile[qp][k] for k in range(qd + 1, len(q))):
-                            ok = True
-                            break
-                    if ok:
-                        break
-            if ok:
-                mobile[pi][d] = True
-                changed = True
-            else:
-                nxt.append((pi, d))
-        pending = nxt
-    return [piles[pi][d] for pi, d in pending]
