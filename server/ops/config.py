@@ -145,7 +145,7 @@ class Settings:
 
 def default_transport(env: Mapping[str, str] | None = None) -> str:
     """The websocket transport that PATIENCE_TRANSPORT names (``sansio`` when unset: the
-    lean one, about a tenth less CPU per move; docs/benchmarks.md)."""
+    lean one, less CPU per move and per idle connection; docs/benchmarks.md)."""
     return _choice(os.environ if env is None else env, "PATIENCE_TRANSPORT", "sansio",
                    TRANSPORTS)
 
