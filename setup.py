@@ -24,8 +24,8 @@ from setuptools import setup
 
 CORE = Path("server") / "game"
 # -O2 rather than mypyc's default -O3: the C build is shorter, and callgrind
-# counted 147,438 instructions per move of the rules path at -O2 against
-# 147,314 at -O3 (docs/benchmarks.md). Overridable for experiments.
+# counted no fewer instructions per move of the rules path at -O3 worth it
+# (docs/benchmarks.md, "Build settings"). Overridable for experiments.
 OPT_LEVEL = os.environ.get("PATIENCE_MYPYC_OPT", "2")
 
 

@@ -1,7 +1,7 @@
 """The bots' strength, measured: each level plays the same deals of each variant.
 
     python -m bench.bots run [--deals 300] [--levels 1,2,3,4,5] [--variants ...] [--jobs 2]
-    python -m bench.bots report            # the markdown tables of docs/bots.md
+    python -m bench.bots report            # the markdown tables of docs/design/bots.md
 
 A game here is exactly a seat's game without the network: the engine makes
 the position, :func:`server.game.views.view` makes what the seat is sent,

@@ -1,7 +1,7 @@
 """One player's board, drawn from the layout the server sends (pure).
 
 The ``room`` message carries the variant's layout: rows of cells, each cell the
-piles it holds, and for each pile its role and how it fans (docs/protocol.md,
+piles it holds, and for each pile its role and how it fans (docs/reference/protocol.md,
 "Layouts"). The board knows no variant by name, so a variant the client has
 never heard of is drawn as well as any other. A server that sends no layout
 gets a plain board made from the pile names.

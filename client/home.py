@@ -1,7 +1,7 @@
 """Send safe cards home: one key plays every safe foundation move in turn.
 
 A macro on the client's side: the server lists the safe moves in each view
-(``safe_moves``: cards no other move could ever need, docs/moves.md) and plays
+(``safe_moves``: cards no other move could ever need, docs/reference/moves.md) and plays
 nothing by itself; this sends them one at a time as ordinary moves, each
 after the view that answers the one before, and stops when none is left, on
 any refusal, or after a whole pack's worth.

@@ -2,7 +2,7 @@
 
 The client keeps no table of its own: names, families and the paragraph of
 rules all come from the server, so a variant added there shows up here with no
-change to the client (docs/protocol.md, ``welcome``).
+change to the client (docs/reference/protocol.md, ``welcome``).
 """
 
 from __future__ import annotations

@@ -52,7 +52,7 @@ CLOSE_TIMEOUT_S = 5.0  # a closing handshake the client does not finish: the con
 # A move allocates dozens of short-lived containers, nearly all freed by their
 # reference counts; at 700 the young generation was collected every dozen moves
 # or so, promoting whatever was in flight, and the full collections that followed
-# walked every cache: about 8 % of the server's CPU in the bench's closed loop
+# walked every cache: a measurable share of the server's CPU in the closed loop
 # (docs/benchmarks.md). 50,000 net new containers between young collections is a
 # few MB at most of cyclic garbage waiting.
 GC_THRESHOLD = (50_000, 20, 10)

@@ -18,7 +18,7 @@ from server.wire.protocol import (
     encode,
 )
 
-DOC = (Path(__file__).resolve().parent.parent / "docs" / "protocol.md").read_text(encoding="utf-8")
+DOC = (Path(__file__).resolve().parent.parent / "docs/reference/protocol.md").read_text(encoding="utf-8")
 
 
 def test_the_document_lists_every_message_error_and_close_code() -> None:

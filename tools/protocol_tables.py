@@ -1,4 +1,4 @@
-"""Print the protocol tables of docs/protocol.md from server/wire/protocol.py.
+"""Print the protocol tables of docs/reference/protocol.md from server/wire/protocol.py.
 
 ``python tools/protocol_tables.py > /tmp/t.md`` and paste below "## Tables";
 tests/test_protocol.py checks that every row is in the document.

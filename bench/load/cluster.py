@@ -1,4 +1,4 @@
-"""``patience-server bench --cluster``: the closed- and open-loop measures against
+"""``python -m bench.load --cluster``: the closed- and open-loop measures against
 the local cluster (server/localcluster: 3 primaries + 3 replicas, HAProxy) with
 K = 1, 2, 3 server processes, beside one server on one Redis in the same run.
 

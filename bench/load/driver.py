@@ -1,4 +1,4 @@
-"""``patience-server bench``: bots against a real server, beside a bare echo.
+"""``python -m bench.load``: bots against a real server, beside a bare echo.
 
 Starts a server process (on ``$REDIS_URL`` or its embedded Redis) and a bare
 websockets echo process on the same kind of event loop, then measures, in the

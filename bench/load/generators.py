@@ -114,7 +114,7 @@ class Worker:
         if cmd["op"] not in MEASURED:
             return await self._do(cmd)
         # No collection while a phase is measured: a generator holding a
-        # thousand connections spent 20-150 ms per collection (measured with
+        # thousand connections spent tens of milliseconds per collection (seen with
         # gc.callbacks), and every pause was counted as the server's (or the
         # echo's) latency. What the phase allocates is mostly freed by reference
         # counting; the rest is collected after it.

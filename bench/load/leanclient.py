@@ -1,5 +1,5 @@
 """The load generator's websocket client: websockets' sans-I/O client protocol
-on a plain :class:`asyncio.Protocol` (``patience-server bench --client lean``).
+on a plain :class:`asyncio.Protocol` (``python -m bench.load --client lean``).
 
 The bench measures the server against an echo from the same generator
 processes. With the library's asyncio client each message received costs the

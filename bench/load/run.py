@@ -1,4 +1,4 @@
-"""The bench's phases and report (``patience-server bench``), and the bare
+"""The bench's phases and report (``python -m bench.load``), and the bare
 echo server it compares against (``python -m bench.load.run echo``)."""
 
 from __future__ import annotations

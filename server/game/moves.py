@@ -3,7 +3,7 @@
 ``w-t3`` moves the waste top to tableau pile 3, ``t1-t4:3`` a run of three,
 ``s-t3`` the stock top straight into a vacancy; ``draw``, ``redeal``,
 ``deal``, ``deal:round``, ``deal:all`` and ``resign`` are actions.
-``parse(str(m)) == m`` for every move; see docs/moves.md.
+``parse(str(m)) == m`` for every move; see docs/reference/moves.md.
 """
 
 from __future__ import annotations

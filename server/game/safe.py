@@ -5,7 +5,7 @@ foundation yet could ever be built on it in the tableau, under the family's
 building rule (``Rules.may_build_on``). Foundation cards never come back in
 most of these games (simplicity-pysol and les-quatre-coins-pysol only add a way
 back), so a safe card sent home costs nothing: whatever the player does
-next, it would never have been wanted where it was. docs/moves.md says what
+next, it would never have been wanted where it was. docs/reference/moves.md says what
 this means per family.
 
 Only public facts decide it: the foundations, which every player sees, and

@@ -1,4 +1,4 @@
-"""Handlers for arenas: the list, joining, leaving, a standing (docs/arenas.md).
+"""Handlers for arenas: the list, joining, leaving, a standing (docs/design/arenas.md).
 
 A refused message changes nothing: every check runs before the first write.
 """

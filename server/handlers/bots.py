@@ -1,5 +1,5 @@
 """Bots in rooms: ``add_bot`` by a private room's creator, and the bot that
-fills a quick race nobody else joined (docs/bots.md).
+fills a quick race nobody else joined (docs/design/bots.md).
 
 A bot is a seat like any other (server/rooms/bots/seat.py): it joins, readies and
 moves through this very dispatch table.

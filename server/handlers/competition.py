@@ -64,7 +64,7 @@ async def on_daily(player: Player, msg: dict[str, Any]) -> None:
     deal = await service.competition.daily_deal(date, variant)
     # Every attempt counts against the client's install (guests' too), and a
     # name's is ranked only if it is the first of the name and of the install:
-    # practice as a guest, then claim, and the deal has been seen (docs/protocol.md).
+    # practice as a guest, then claim, and the deal has been seen (docs/reference/protocol.md).
     names, devices = await service.boards.start_attempt(date, variant, player.identified,
                                                         player.device)
     ranked = player.identified is not None and names == 1 and devices <= 1

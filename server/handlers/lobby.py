@@ -58,7 +58,7 @@ async def on_hello(player: Player, msg: dict[str, Any]) -> None:
         stored = await player.service.store.token_hash(code, n)
         if stored is None or not hmac.compare_digest(stored, token_hash(secret)):
             raise ProtocolError("bad_token", "the resume token is unknown or expired")
-    if identified is not None:  # accepted: a name in use stays claimed (docs/storage.md)
+    if identified is not None:  # accepted: a name in use stays claimed (docs/reference/storage.md)
         await player.service.boards.touch_name(identified, player.service.settings.name_ttl_days)
     player.name, player.identified = name, identified
     # the install id is kept hashed: it is the client's secret, only counted here

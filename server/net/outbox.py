@@ -33,7 +33,7 @@ from ..wire.protocol import CLOSE_SLOW
 
 log = logging.getLogger("patience.outbox")
 
-# The bounds (documented in docs/reliability.md, "Limits").
+# The bounds (documented in docs/operations/reliability.md, "Limits").
 OUTBOX_MAX_BYTES = 256 * 1024  # encoded frames waiting for the socket
 OUTBOX_MAX_FRAMES = 1024
 WRITE_HIGH_WATER = 64 * 1024  # unsent bytes in the socket's buffer before the writer waits

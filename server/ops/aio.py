@@ -5,7 +5,7 @@ a long-lived task that a single cancel may not end (:func:`stop_task`).
 Compiled with the move path (server/ops/corebuild.py, ``SERVER_COMPILED``): each
 replaces a call into the standard library's Python code (``asyncio.Lock``'s
 coroutines, ``asyncio.get_running_loop``'s system call) or prometheus-client's
-locked ``inc`` that ran once or more per move (docs/benchmarks.md, round 4).
+locked ``inc`` that ran once or more per move (docs/benchmarks/history/rounds.md, round 4).
 """
 
 from __future__ import annotations

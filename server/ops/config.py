@@ -64,7 +64,7 @@ class Settings:
     redis_cluster: bool = False  # REDIS_URL holds seed nodes of a Redis Cluster
     durability: str = "local"  # "replica": a move is acknowledged once a replica has it
     lobby_grace_ms: int = 30_000  # a lobby seat whose connection is gone this long is free
-    # limits per client address (server/ops/limits.py; the table in docs/reliability.md)
+    # limits per client address (server/ops/limits.py; the table in docs/operations/reliability.md)
     connections_per_address: int = 16
     address_rate_per_2s: int = 240
     rooms_per_minute: int = 30
@@ -75,7 +75,7 @@ class Settings:
     quick_bot_s: int = 20  # a quick race nobody joined gets a bot after this long (0: never)
     quick_bot_level: int = 3
     bot_pace_pct: int = 100  # bots' think times in percent of a person's (tests: 0)
-    # arenas (docs/arenas.md)
+    # arenas (docs/design/arenas.md)
     arena_schedule: str = ""  # daily arenas, "HH:MM VARIANT MINUTES, ..." (UTC)
     arena_tick_ms: int = 1000  # how often each process pairs, scores and pushes standings
     arena_group: int = 2  # players per arena race, at most (scheduled arenas)
@@ -145,7 +145,7 @@ class Settings:
 
 def default_transport(env: Mapping[str, str] | None = None) -> str:
     """The websocket transport that PATIENCE_TRANSPORT names (``sansio`` when unset: the
-    lean one, about a tenth less CPU per move; docs/benchmarks.md)."""
+    lean one, less CPU per move and per idle connection; docs/benchmarks.md)."""
     return _choice(os.environ if env is None else env, "PATIENCE_TRANSPORT", "sansio",
                    TRANSPORTS)
 

@@ -30,7 +30,7 @@ from types import ModuleType
 CORE: str = "server.game"
 # The server's modules compiled with the core, in their own mypyc group beside the
 # core's (setup.py reads this list): each runs once or more per move, and compiled they take about
-# a sixth off the server's CPU per move (docs/benchmarks.md, round 3).
+# a good share off the server's CPU per move (docs/benchmarks.md).
 SERVER_COMPILED: tuple[str, ...] = (
     "server.ops.aio", "server.ops.clock", "server.ops.limits",
     "server.race.rows", "server.race.rules",

@@ -11,7 +11,7 @@ The state is per process, not shared in Redis: a refused message must change
 nothing stored, and a counter bumped in Redis by every refusal would be a
 change. With several processes behind a balancer that spreads one address
 over them, an address gets each budget once per process
-(docs/reliability.md works the numbers for that case).
+(docs/operations/reliability.md works the numbers for that case).
 
 The table of addresses is bounded (least recently seen goes first) and forgets
 an address idle for longer than any budget needs to refill, so a flood of
@@ -34,7 +34,7 @@ Network = ipaddress.IPv4Network | ipaddress.IPv6Network
 
 # After the k-th failed join in a row an address waits min(BASE * 2^(k-1), MAX)
 # seconds before its next join is looked at; failures are forgotten after a
-# quiet spell. See docs/reliability.md for what this does to code guessing.
+# quiet spell. See docs/operations/reliability.md for what this does to code guessing.
 JOIN_PENALTY_BASE_S = 0.5
 JOIN_PENALTY_MAX_S = 60.0
 JOIN_FAILS_FORGOTTEN_S = 15 * 60.0

@@ -1,4 +1,4 @@
-"""Arenas without I/O: points, streaks, pairing and the schedule (docs/arenas.md).
+"""Arenas without I/O: points, streaks, pairing and the schedule (docs/design/arenas.md).
 
 An arena is a timed event of one variant. Players join at any time; whoever
 is waiting is grouped with others as soon as a pairing round comes; a

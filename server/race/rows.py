@@ -41,7 +41,7 @@ class RoomRow:
     daily: str | None = None  # the date, for a daily-challenge room
     ranked: bool = False  # a daily room holding the player's first attempt of the day
     solo: bool = False  # a solo game: one player, a chosen deal, undo and hints, never ranked
-    arena: str | None = None  # the arena that paired this race (docs/arenas.md)
+    arena: str | None = None  # the arena that paired this race (docs/design/arenas.md)
 
     def player(self, n: int) -> PlayerRow | None:
         return self.players[n - 1] if 1 <= n <= len(self.players) else None

@@ -73,7 +73,7 @@ def progress_message(n: int, status: str, fc: int, total: int, moves: int,
 
 # The move path's progress, put together from msgpack fragments made once: the
 # same bytes as encoding progress_message's dict (a map's bytes are its keys and
-# values in order), for a fifth of the instructions.
+# values in order), for far fewer instructions (docs/benchmarks.md).
 # (Final: compiled, a constant is read directly, not looked up in the module)
 _packb: Final = msgpack.Packer(use_bin_type=True).pack
 _PROGRESS_HEAD: Final = b"\x87" + _packb("t") + _packb("progress") + _packb("player")

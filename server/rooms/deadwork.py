@@ -2,7 +2,7 @@
 
 Nearly every search the dead-position rule needs ends within a few
 milliseconds, and runs on the event loop in slices (server/rooms/service.py). A few
-regions are large: Simplicity's largest measured took 0.66 s of CPU on its own
+regions are large: Simplicity's largest takes a good part of a second of CPU alone
 (docs/benchmarks.md). Sliced on the loop such a search shares one core with
 every other player's moves, so under load its verdict would come late. A search
 still undecided after its in-loop budget goes to this worker instead: another
@@ -49,7 +49,7 @@ log = logging.getLogger("patience.deadwork")
 
 # A search the worker gives up with no verdict: in the games whose foundation
 # cards move, a region can grow past any measured one (a simplicity-pysol search
-# reached 11.7 GB in 16 minutes before it was stopped), and a search that long
+# once grew by gigabytes for minutes before it was stopped; docs/benchmarks.md), and a search that long
 # would hold one of the machine's cores for nothing a player still waits on.
 SEARCH_BUDGET_S: Final = 60.0
 
@@ -118,7 +118,7 @@ class DeadSearchWorker:
         self.searches += 1
         try:
             # submitted from a thread: the first submit starts the fork server and
-            # the worker and waits for them (it held the event loop for 0.2-0.6 s,
+            # the worker and waits for them (it held the event loop for a noticeable pause,
             # every other player's moves with it)
             job = await loop.run_in_executor(None, self._pool.submit, decide, state)
             is_dead: bool | None = await asyncio.wrap_future(job)

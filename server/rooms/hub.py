@@ -199,8 +199,8 @@ class Hub:
         """After a quiet spell ask Redis for a PING answer, and drop the connection
         if none comes: a half-open TCP connection would otherwise go unnoticed,
         and players would stop seeing each other. One timer per quiet spell, not
-        one per message (a timeout around every read took about 6% of the server's
-        profile at 1,000 players)."""
+        one per message (a timeout around every read took a visible share of the server's
+        profile with many players; docs/benchmarks.md)."""
         heartbeat = self.heartbeat_s
         while True:
             quiet = loop.time() - self._heard

@@ -164,8 +164,8 @@ def comes_back(proof: Proof | None, before: State, after: State, text: str, move
     so, a finished search did (the engine remembers its verdict), or a foundation
     move was open in it; not while a verdict on it is still to come, nor when a
     search gave up on it, nor when it was only in progress because the stock
-    could still bring something. In the bench's random Simplicity games about 9
-    in 10 searches are of such positions (docs/benchmarks.md)."""
+    could still bring something. In the bench's random Simplicity games most
+    searches are of such positions (docs/benchmarks.md)."""
     if proof is None or proof[0] is not before:
         return False
     if not (proof[2] or known_verdict(before) is False or any(raises_count(m) for m in proof[1])):

@@ -1,4 +1,4 @@
-"""Arenas in Redis (layout in docs/storage.md, rules in docs/arenas.md).
+"""Arenas in Redis (layout in docs/reference/storage.md, rules in docs/design/arenas.md).
 
 Every key of one arena carries its id as a hash tag (``arena:{ID}:…``), so
 one Lua script may touch all of them (one Redis Cluster slot). The pairer's

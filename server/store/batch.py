@@ -60,7 +60,7 @@ def pack_args(args: Command) -> bytes:
     """Arguments in Redis' wire format without the array header, for a command
     assembled from parts packed once (see :func:`array_header`). A move's own
     arguments are packed on every move: text, bytes and integers are packed
-    here, compiled (hiredis' packer took about five times the instructions for
+    here, compiled (hiredis' packer took several times the instructions for
     the seven of a move: a tuple, a check and a formatting per argument); any
     other type goes to hiredis, so the bytes and the errors stay its own."""
     parts: list[bytes] = []

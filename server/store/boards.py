@@ -1,6 +1,6 @@
 """Identities, daily deals, leaderboards, ratings and streaks in Redis.
 
-Key layout (docs/storage.md): a player's keys share the tag ``{name}``; a
+Key layout (docs/reference/storage.md): a player's keys share the tag ``{name}``; a
 day's keys share ``{DATE|VARIANT}`` so the first-attempt check and the board
 entry are one script. Daily keys expire after DAILY_TTL_DAYS.
 """

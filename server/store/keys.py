@@ -1,4 +1,4 @@
-"""The Redis key layout (docs/storage.md).
+"""The Redis key layout (docs/reference/storage.md).
 
 Every key of a room carries the room code as a hash tag, ``room:{CODE}:…``,
 so all of a room's keys sit in one Redis Cluster slot and one Lua script may

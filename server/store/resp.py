@@ -1,10 +1,10 @@
 """A lean Redis connection for the two hot paths: pipelined move scripts and
 the pub/sub stream.
 
-redis-py's asyncio pipeline spends about 60 µs of client CPU per command here
+redis-py's asyncio pipeline spends several times more client CPU per command here
 (its retry wrapper, pool and Python-side packing and parsing); packing with
 ``hiredis.pack_command`` and parsing with ``hiredis.Reader`` on a plain asyncio
-stream costs about 9 µs (docs/benchmarks.md). Every other Redis call still goes
+connection costs a fraction of that (docs/benchmarks.md). Every other Redis call still goes
 through redis-py; this class takes its connection settings from the same
 redis-py pool, so both always talk to the same server and database.
 
@@ -22,13 +22,13 @@ The socket is driven by a plain :class:`asyncio.Protocol` (:class:`_Link`): the
 bytes that arrive go straight into the hiredis parser and wake the one waiting
 reader, without asyncio's stream reader and writer (their Python coroutines,
 buffer and futures were a few microseconds per pipeline and per published
-message on the hub's connection; docs/benchmarks.md, round 4).
+message on the hub's connection; docs/benchmarks/history/rounds.md, round 4).
 
 The batcher's pipelines on one server take a shorter way still
 (:meth:`RespConnection.send_packed`): the pipeline is written at once and its
 replies go to a callback from the very ``data_received`` that completes them,
 with no task, coroutine or future per pipeline; every move saves two trips
-through the loop's queue on its way to Redis and back (docs/benchmarks.md,
+through the loop's queue on its way to Redis and back (docs/benchmarks/history/rounds.md,
 "the store's replies where they arrive").
 """
 

@@ -1,4 +1,4 @@
-"""Rooms and players in Redis (layout in docs/storage.md).
+"""Rooms and players in Redis (layout in docs/reference/storage.md).
 
 All writes that depend on what is stored go through one Lua script each
 (server/store/lua.py); reads are single pipelines. Redis failures surface as

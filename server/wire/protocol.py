@@ -2,7 +2,7 @@
 
 Every frame is one binary websocket message holding a msgpack map with a
 ``t`` (type) key and flat fields. The tables here are the single source for
-docs/protocol.md; tests hold the two together.
+docs/reference/protocol.md; tests hold the two together.
 """
 
 from __future__ import annotations

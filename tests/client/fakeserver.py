@@ -1,6 +1,6 @@
 """A tiny stand-in race server for the client's own tests.
 
-It speaks the wire protocol (binary msgpack frames, docs/protocol.md) with
+It speaks the wire protocol (binary msgpack frames, docs/reference/protocol.md) with
 canned answers: enough to drive the client through hello, a room, a countdown,
 moves, a dropped connection and a resume, and through claiming a name (a
 claimed name without its key gets ``name_taken``), the daily's info and

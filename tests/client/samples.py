@@ -1,4 +1,4 @@
-"""Sample views, shaped like docs/protocol.md's ``view`` (deal "1" of each layout).
+"""Sample views, shaped like docs/reference/protocol.md's ``view`` (deal "1" of each layout).
 
 Generated once from the engine and pasted here, so the client's tests need no
 server code: the client never imports ``server.game``.

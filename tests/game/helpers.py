@@ -198,7 +198,7 @@ def legal(state: State, text: str) -> State:
 
 # Where foundation cards move (simplicity-pysol, les-quatre-coins-pysol), a few
 # dead-position searches still run for minutes and gigabytes (issue 16,
-# docs/benchmarks.md): a test that meets a random position may give it this long.
+# docs/benchmarks/history/rounds.md): a test that meets a random position may give it this long.
 MOVABLE_SEARCH_S = 5.0
 
 

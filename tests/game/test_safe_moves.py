@@ -1,4 +1,4 @@
-"""Safe foundation moves (server/game/safe.py; defined per family in docs/moves.md)."""
+"""Safe foundation moves (server/game/safe.py; defined per family in docs/reference/moves.md)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""``patience-server bench`` end to end, tiny: every figure of the report is there
+"""``python -m bench.load`` end to end, tiny: every figure of the report is there
 and comes from real work (moves accepted, echoes answered, memory measured);
 and the bench's own arithmetic (the knee, the targets, the generators' shares
 and parts), fed made-up figures. Nothing here is timed."""

@@ -1,4 +1,4 @@
-"""``patience-server cluster`` as a user runs it: everything up behind HAProxy,
+"""``python -m tools.localcluster`` as a user runs it: everything up behind HAProxy,
 then Ctrl-C (or SIGTERM) stops every child it started and leaves nothing behind."""
 
 from __future__ import annotations

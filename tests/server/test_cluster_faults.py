@@ -1,4 +1,4 @@
-"""Faults on the local cluster (``patience-server cluster``'s deployment: three
+"""Faults on the local cluster (``python -m tools.localcluster``'s deployment: three
 primaries with a replica each, three server processes, HAProxy), with real
 processes and every player going through HAProxy."""
 
@@ -180,7 +180,7 @@ async def test_sigkill_of_the_rooms_primary_loses_nothing_acknowledged(
     acked: list[list[tuple[int, str]]] = [[], []]
     refused: list[str] = []
 
-    async def supervise() -> None:  # what `patience-server cluster` does while it runs
+    async def supervise() -> None:  # what `python -m tools.localcluster` does while it runs
         while True:
             await asyncio.to_thread(dep.heal)
             await asyncio.sleep(0.2)

@@ -4,7 +4,7 @@ refused, and a hostile client at full speed grows Redis and the server's
 memory only as far as the caps allow.
 
 The hostile run takes ``PATIENCE_HOSTILE_SECONDS`` (10 by default); a longer
-one, for the figures in docs/reliability.md:
+one, for the figures in docs/operations/reliability.md:
 
     PATIENCE_HOSTILE_SECONDS=60 .venv/bin/pytest -s tests/server/test_growth.py -k hostile
 """
@@ -260,7 +260,7 @@ async def redis_figures(client: aioredis.Redis) -> tuple[int, int]:
     return int(await client.dbsize()), int(info["used_memory"])
 
 
-# The caps (server/ops/limits.py defaults, the table in docs/reliability.md) and what
+# The caps (server/ops/limits.py defaults, the table in docs/operations/reliability.md) and what
 # each thing they let through may cost in Redis at most (checked key by key below).
 CLAIM_BURST, CLAIMS_PER_S = 5, 20 / 3600
 ROOM_BURST, ROOMS_PER_S = 30, 30 / 60

@@ -32,7 +32,7 @@ PACE_S = 0.3  # longer than the progress throttle: every move's progress goes ou
 # The bound is a p99 of 50 ms. A test that shares two cores with whatever
 # else runs holds the attack's p95 to 50 ms or, on a loaded machine, to twice the
 # p95 measured before the attack in the same run, and every move to 1 s (the stall
-# this guards against lasted 45 s). docs/reliability.md has the p99 of a quiet run.
+# this guards against lasted 45 s). docs/operations/reliability.md has the p99 of a quiet run.
 P95_BOUND_S = 0.050
 MAX_BOUND_S = 1.0
 ROOMS = 3

@@ -224,7 +224,7 @@ def test_the_address_table_is_bounded_and_forgets_idle_addresses() -> None:
     size = tracemalloc.get_traced_memory()[0] - base
     tracemalloc.stop()
     assert len(book) == 1000
-    assert size < 1000 * 1024  # about 0.6 KiB an address (docs/reliability.md)
+    assert size < 1000 * 1024  # about 0.6 KiB an address (docs/operations/reliability.md)
     held = book.get("192.0.2.9")
     held.connections = 1
     now[0] = 3601.0

@@ -1,7 +1,7 @@
 """A bot player: speaks the protocol like any client and picks among the
 legal moves the server sends (greedy: foundation moves first, else random).
 
-Used by the integration tests and by ``patience-server bench``.
+Used by the integration tests and by ``python -m bench.load``.
 """
 
 from __future__ import annotations

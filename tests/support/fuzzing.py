@@ -1,5 +1,5 @@
 """A protocol fuzzer: random and mutated messages against a real server and a
-real Redis, checking the two promises of docs/reliability.md:
+real Redis, checking the two promises of docs/operations/reliability.md:
 
 * no handler error: no close with 1011, nothing logged with a traceback;
 * a refusal changes nothing: the whole Redis state after a message answered

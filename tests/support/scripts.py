@@ -1,4 +1,4 @@
-"""Load one of the project's ``scripts/*.py`` as a module, for its tests."""
+"""Load one of the project's ``tools/*.py`` as a module, for its tests."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ SCRIPTS = Path(__file__).resolve().parent.parent.parent / "tools"
 
 
 def load_script(name: str) -> ModuleType:
-    """``scripts/<name>.py`` as a module (registered, so its dataclasses work)."""
+    """``tools/<name>.py`` as a module (registered, so its dataclasses work)."""
     spec = importlib.util.spec_from_file_location(f"{name}_script", SCRIPTS / f"{name}.py")
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)

@@ -1,2 +1,2 @@
-"""The scaled-out deployment on one machine (``patience-server cluster``): a
+"""The scaled-out deployment on one machine (``python -m tools.localcluster``): a
 Redis Cluster with replicas, several server processes and HAProxy."""

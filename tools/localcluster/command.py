@@ -1,4 +1,4 @@
-"""``patience-server cluster``: the deployment of docker-compose.yml on one
+"""``python -m tools.localcluster``: the deployment of docker-compose.yml on one
 machine, in the foreground until Ctrl-C (or SIGTERM), which stops every child.
 While it runs it restarts whatever dies, as a container runtime would.
 """

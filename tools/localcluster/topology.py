@@ -1,4 +1,4 @@
-"""The deployment's shape, said once: what ``patience-server cluster`` starts on
+"""The deployment's shape, said once: what ``python -m tools.localcluster`` starts on
 one machine and what ``docker-compose.yml`` with ``deploy/haproxy.cfg``
 describes for containers. Tests check both against this module
 (tests/server/test_topology.py), so the two cannot drift apart.

@@ -16,7 +16,7 @@ foundation wants are interchangeable. It is best-first: positions whose shallowe
 wanted card lies under the fewest cards are expanded first. Among equals the class
 search (:mod:`.deadsearch`) takes the newest first, so it follows one line down a
 plateau of equal positions instead of sweeping it breadth-first (on a Corner Stones
-line that took alive answers from ~20,000 positions to ~60); the search on the
+line that took alive answers from tens of thousands of positions to tens); the search on the
 engine's moves below keeps the oldest first (where foundation cards move, newest
 first is untried). An alive position usually finds its foundation move in a few
 dozen positions; a dead one costs the size of its region whatever the order.
@@ -95,7 +95,7 @@ SLICE_S: Final = 0.004
 #   table depends on), the keys of positions proven dead. A search that exhausts
 #   a region without a foundation move proves every position in it dead. At
 #   most DEAD_KEYS_MAX keys in all (cleared when full; a key is a short bytes
-#   string, about 100 bytes with the set's overhead, so ~20 MB).
+#   string, so the memory stays small: docs/benchmarks.md).
 # * _VERDICTS: searched start positions and their verdicts (True: dead), at most
 #   VERDICTS_MAX entries (cleared when full).
 # Both only ever hold exact verdicts: there is no "gave up" to remember.
@@ -243,7 +243,7 @@ def exhaust(rules: Rules, state: State, wanted: frozenset[int], moves: list[Move
             seen.add(key)
             pushed += 1
             heapq.heappush(heap, (cover(nxt, places, marks), pushed, nxt, nxt_classes))
-        if perf_counter() - started >= slice_s:  # ~0.1 µs against ~30 µs a position
+        if perf_counter() - started >= slice_s:  # cheap beside expanding a position
             yield
             started = perf_counter()
     return True, seen

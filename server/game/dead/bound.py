@@ -60,14 +60,14 @@ does not answer).
 under it), a King taken down from its foundation onto the only Queen on top
 would let that Queen leave onto the King lying on it, and the walk would dig on
 through the Queen's pile: issue 16's deal 38105972083272986699 after 569 moves,
-a dead region of 262,305 positions (4-6 s of CPU) the rounds had to visit.
+a dead region of a quarter of a million positions the rounds had to visit.
 
 The test holds the claim to the search: wherever it answers, the whole-card
 search finds the position dead. Where it does not answer, the rounds search.
 Three dead regions of issue 16's fifth round were too large for the rounds
-(131,950 positions in 1.6-2.8 s of CPU; two undecided after 30 s, one of them
+(seconds of CPU each; two undecided after 30 s, one of them
 with foundation tops that may be taken down); this proves them dead in well
-under a millisecond, and the sixth round's 262,305 above.
+under a millisecond, and the sixth round's region above (docs/benchmarks.md).
 """
 
 from __future__ import annotations

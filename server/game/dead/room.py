@@ -5,7 +5,7 @@ regions the walk of :mod:`.deadbound` digs through and the rounds of
 The walk of :mod:`.deadbound` treats every card that may be on top as free at
 once. Issue 16's deal 90974346630347276887 after 430 moves is dead, but the walk
 digs a pile of 26 cards down to the Ten under them, and the rounds visit 773,600
-positions (7-13 s of CPU) to see that the 24 cards over the Ten cannot all find
+positions (seconds of CPU; docs/benchmarks.md) to see that the 24 cards over the Ten cannot all find
 room on the two other piles that change while a card the Ten's pile needs shows
 on top. This module asks exactly that, with arithmetic on ranks.
 

@@ -80,11 +80,11 @@ so a frame only combines ids.
 
 Measured on deal 30639130923231203594 of issue 16 after 278 moves (21 waste
 cards, the two of hearts 8th from the top): the search of :mod:`.deadwindow`
-visits 1,732,925 positions (30 s of CPU compiled); the position has three
+visits millions of positions (docs/benchmarks.md); the position has three
 components and every frame's least pile count is the sum of its components'
 least counts, so the abstraction loses nothing there. The certificate proves
-it dead from 9,907 local states (21,122 admitted in all frames) in about 0.1 s
-of CPU compiled (docs/benchmarks.md).
+it dead from some thousands of local states in a small fraction of that
+time (docs/benchmarks.md, "Single positions").
 """
 
 from __future__ import annotations
@@ -100,7 +100,7 @@ from .movable import MovableSearch
 
 SEP = b"\xff"
 # local states (all frames) after which the certificate gives up and leaves the
-# verdict to the search it runs beside: ~100 bytes each, so ~40 MB at most
+# verdict to the search it runs beside: a bound on its memory (docs/benchmarks.md)
 DIG_STATES_MAX: Final = 400_000
 # the certificate's CPU at three quarters of each two slices beside the search
 # (with_dig), then half: its answer sooner, the search's at most 2/3 of it later

@@ -87,7 +87,7 @@ queues found most witnesses in a few hundred positions but wandered through
 76915210407588454569: witnesses of a take-down or two, which the stack's line
 finds in tens of positions); the stack alone did not find the witness of deal
 62192940386190360744 after 492 moves in 200,000 positions, which the queues
-find in a few thousand (docs/benchmarks.md, fifth round). In the sixth round
+find in a few thousand (docs/benchmarks/history/rounds.md, fifth round). In the sixth round
 the stack alone, with dig marks, still left 44298941923918915963 after 1,200
 moves undecided after 30 s (the three orders find it in 660 positions) and
 57959771711665884239 after 155 took 225,184 positions (the three orders: 141).
@@ -101,7 +101,7 @@ before. The three all put lines that take cards down from the foundations last
 alive by 10 moves that take three foundation cards down and play four home
 (a breadth-first search meets it after 1,798 positions; its last card, 3S, is
 one the first round keys by its rank, so the second round finds it), and the
-two rounds expanded 35,094 positions (0.57-0.67 s of CPU compiled) before it;
+two rounds expanded tens of thousands of positions before it (docs/benchmarks.md);
 with the sweep, 2,527 in the second round. Every third position instead of
 every fourth took 31778732832141904812 after 1,571 moves from 1,217 positions
 to 5,759 (every fourth: 1,438).
@@ -113,7 +113,7 @@ and again); and with only wanted cards counted, a line digging a pile that
 holds no wanted card but the card a wanted pile's top needs was no better than
 any other. Deal 90974346630347276887 after 429 moves (22 cards of one pile
 moved one by one onto another, then a Ten uncovered frees a Jack over a
-wanted Queen): 946,717 positions, 9-11 s of CPU before, 77 now.
+wanted Queen): nearly a million positions before, under a hundred now.
 
 **Exact whatever the order.** Alive is a reached position with a known card
 going home at the start's count or more, a real line of moves whichever order
@@ -222,9 +222,9 @@ def next_round(rules: Rules, shape: MovableMoves, state: State, floor: int, r: R
 # smallest is the best priority, then the newest position (ids count up from 0, the start)
 PRIORITY_OFFSET: Final = 1 << 20  # priorities lie above -104 * 1024 (every card home)
 ID_MASK: Final = (1 << 32) - 1
-# positions a round expands before the next round's turn (and a time check): ~0.5 ms compiled
+# positions a round expands before the next round's turn (and a time check): well under 1 ms
 ROUND_CHUNK: Final = 32
-# turns of the rounds (each a chunk per round, ~8 ms of CPU compiled in all) before the room
+# turns of the rounds (each a chunk per round, a few ms of CPU in all) before the room
 # proof of deadroom.py starts beside them, a step (one card of a pile) per turn: the many
 # positions the rounds decide in a few hundred positions never pay for it
 ROOM_AFTER: Final = 16

@@ -35,7 +35,7 @@ QUICK_NODES = 5_000
 # sound but decided no extra deal in the measurements while halving the
 # node rate, so it is opt-in there (``detectors=True``). The cross family's
 # capacity test (:mod:`.capacity`) is a separate switch, on by default: it
-# cuts many positions of the stock phase (docs/benchmarks.md). Its abstract
+# cuts many positions of the stock phase (docs/benchmarks.md, "The solver's loss proofs"). Its abstract
 # game (:mod:`.stockbound`) is opt-in (``abstract=True``): it cuts about half
 # the nodes late in the stock but proved no deal lost and costs time.
 DETECTORS_ON = frozenset({"betsy-ross", "corners", "corner-stones"})

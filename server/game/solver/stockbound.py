@@ -41,7 +41,7 @@ decided. A search that exceeds its allowance of new triples answers
 The relaxation is strong where the real search spends its nodes: late in
 the stock, with a long waste and a full cross, where one triple stands for
 hundreds of tableau arrangements. It is weak near the root, where five runs
-of any suits hold almost anything (docs/benchmarks.md): the tests there run
+of any suits hold almost anything (docs/benchmarks.md, "The solver's loss proofs"): the tests there run
 out of allowance, so a stock length where :data:`FAILS_IN_A_ROW` tests in a
 row did is only probed every :data:`PROBE_EVERY`-th time after that.
 """

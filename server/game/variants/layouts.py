@@ -1,7 +1,7 @@
 """How a variant's piles sit on the screen, as data the server sends.
 
 The ``room`` message carries :func:`Rules.layout`'s answer, so a client can
-draw a variant it has never heard of (docs/protocol.md, "Layouts"). A layout is
+draw a variant it has never heard of (docs/reference/protocol.md, "Layouts"). A layout is
 
 * ``rows``: the board top to bottom; each row a list of cells left to right,
   each cell a list of the piles it holds (an empty list is a blank cell);
