@@ -1,5 +1,5 @@
 """A room and its players as the store keeps them: plain rows that the race's
-rules read and the store writes (layout in docs/storage.md)."""
+rules read and the store writes (layout in docs/reference/storage.md)."""
 
 from __future__ import annotations
 
