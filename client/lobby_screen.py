@@ -10,8 +10,9 @@ from __future__ import annotations
 from typing import Any
 
 from .board import glyph_cards
+from .competition import reveal_check
 from .keys import BOARD_ITEMS, LOBBY_ITEMS, UI
-from .state import BOARD_PAGE, RaceState, reveal_check
+from .state import BOARD_PAGE, RaceState
 from .text import Out, clean, keys_line, wrap
 from .variants import Variant, variant_name
 
