@@ -38,6 +38,7 @@ __all__ = [
     "Reducer",
     "apply",
     "is_daily",
+    "is_solo",
     "mode",
     "player_number",
     "players_of",
@@ -367,6 +368,11 @@ def _note_ratings(state: RaceState, ratings: Any) -> None:
 def is_daily(state: RaceState) -> bool:
     """The current room (or its results) is a daily challenge."""
     return bool((state.room or {}).get("daily") or (state.results or {}).get("daily"))
+
+
+def is_solo(state: RaceState) -> bool:
+    """The current room is a solo game (undo and hints, no rematch)."""
+    return bool((state.room or {}).get("solo"))
 
 
 def mode(state: RaceState) -> str:
