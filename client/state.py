@@ -85,12 +85,12 @@ class RaceState:
     rating_changes: list[RatingChange] = field(default_factory=list)  # of the current results
     rematch_offer: dict[str, Any] | None = None  # who accepts a rematch of the current results
     variants: tuple[Variant, ...] = ()  # the variants the server offers, from its welcome
-    watching: str | None = None  # the room watched without a seat (client/spectate.py)
+    watching: str | None = None  # the room watched without a seat (client/screens/watch.py)
     ghost: dict[str, Any] | None = None  # the ghost raced in this room (its ``ghost`` message)
     records: dict[int, list[str]] = field(default_factory=dict)  # finished games' moves, by player
     replaying: dict[str, Any] | None = None  # the replay on screen: its last ``replay`` message
     arenas: list[dict[str, Any]] = field(default_factory=list)  # the last ``arenas`` list
-    arena: dict[str, Any] | None = None  # the last ``arena`` standing (client/arena.py)
+    arena: dict[str, Any] | None = None  # the last ``arena`` standing (client/screens/arena.py)
     arena_rejoin: str = ""  # the arena to join again on a new connection (set by its welcome)
 
     def tell(self, text: str, error: bool = False) -> None:

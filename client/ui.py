@@ -33,11 +33,10 @@ MAX_NAME: Final = 24
 
 
 class Command(NamedTuple):
-    """Something for the session to do: ``move``, ``quick``, ``create``, ``join``,
-    ``ready``, ``leave``, ``rematch``, ``resign``, ``quit``, ``claim`` (a name),
-    ``daily_info`` / ``daily`` (a variant), ``board`` (``kind``, the variant in
-    ``arg``, the offset in ``num``), ``unwatch`` (the board left the screen) or
-    ``share`` (copy the line in ``arg``)."""
+    """Something for the session to do: a name in client/commands.py's ``COMMANDS``
+    (e.g. ``move``, ``join``, ``board`` with ``kind``, the variant in ``arg``, the
+    offset in ``num``), or ``quit`` and ``share`` (copy the line in ``arg``), which
+    the app carries out itself."""
 
     name: str
     arg: str = ""
