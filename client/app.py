@@ -1,10 +1,10 @@
 """``patience``: the terminal client (prompt_toolkit wiring only).
 
 The screen is one formatted-text window whose content is the screen model from
-:func:`client.screen.render`. The model is recomputed after every key, every
+:func:`client.screens.render`. The model is recomputed after every key, every
 server message and every clock tick, and the terminal is redrawn only when the
-model differs from the last one. Keys go through :func:`client.keys.press`;
-the commands it returns go to the :class:`~client.connection.ClientSession`.
+model differs from the last one. Keys go through :func:`client.screens.press`;
+the commands it returns are carried out by :func:`client.commands.run`.
 
 ``c`` on a daily's results copies the share line to the clipboard with OSC 52
 (terminals that allow it) and keeps it to print on the terminal after quitting,
@@ -34,8 +34,8 @@ if TYPE_CHECKING:  # the heavy imports happen in main(), after the arguments are
     from prompt_toolkit.output import Output
 
     from .connection import ClientSession
-    from .keys import UI, Command
-    from .screen import Screen
+    from .text import Screen
+    from .ui import UI, Command
 
 __all__ = ["DEFAULT_SERVER", "RaceApp", "STYLE", "main", "parse_args"]
 
@@ -150,7 +150,7 @@ def _now_ms() -> int:
 
 
 def key_name(event: KeyPressEvent) -> str:
-    """A prompt_toolkit key press as the plain string :mod:`client.keys` expects."""
+    """A prompt_toolkit key press as the plain string :func:`client.screens.press` expects."""
     from prompt_toolkit.keys import Keys
 
     key = event.key_sequence[0].key
@@ -175,7 +175,7 @@ class RaceApp:
         from prompt_toolkit.output import ColorDepth
         from prompt_toolkit.styles import Style
 
-        from .keys import UI
+        from .ui import UI
 
         self.session = session
         self.ascii_only = ascii_only
@@ -226,9 +226,9 @@ class RaceApp:
 
     def refresh(self) -> bool:
         """Recompute the screen model; ask for a redraw only if it changed."""
-        from .arena import render  # arenas, then spectate and replay screens, else client/screen.py
-        from .keys import settle
+        from .screens import render
         from .state import mode
+        from .ui import settle
 
         current = mode(self.session.state)
         if current != self._mode:  # a new screen: drop selections, hints and notices of the old one
@@ -256,9 +256,9 @@ class RaceApp:
 
     # -- input ------------------------------------------------------------------------
     def on_key(self, key: str) -> None:
-        from .arena import press  # before client/spectate.py's, client/solo.py's, client/keys.py's
-        from .keys import context_of
+        from .screens import press
         from .state import mode
+        from .ui import context_of
 
         state = self.session.state
         menu = self.ui.menu
@@ -293,55 +293,17 @@ class RaceApp:
             if self.app.is_running:
                 self.app.exit(result=0)
             return
-        from .arena import run as run_arena
-        from .solo import run as run_solo
-        from .spectate import run as run_spectate
-
-        if await run_arena(s, command):
-            pass  # arenas: client/arena.py
-        elif await run_spectate(s, command):
-            pass  # watching, ghosts and replays: client/spectate.py
-        elif await run_solo(s, command, self.records_dir):
-            pass  # solo play, undo, hints and saving records: client/solo.py
-        elif name == "move":
-            await s.move(arg)
-        elif name == "home":
-            from .home import send_safe_home
-
-            await send_safe_home(s)
-        elif name == "resign":
-            await s.resign()
-        elif name == "quick":
-            await s.quick(arg)
-        elif name == "create":
-            await s.create(arg, command.num or 2, True)
-        elif name == "join":
-            await s.join(arg)
-        elif name == "ready":
-            await s.ready()
-        elif name == "leave":
-            await s.leave()
-        elif name == "rematch":
-            await s.rematch()
-        elif name == "decline":
-            await s.rematch(accept=False)
-        elif name == "claim":
-            await s.claim(arg)
-        elif name == "daily_info":
-            await s.daily_info(arg)
-        elif name == "daily":
-            await s.daily(arg)
-        elif name == "board":
-            await s.board(command.kind, arg or None, offset=command.num)
-        elif name == "unwatch":
-            s.unwatch_board()
-        elif name == "share":
+        if name == "share":
             self.share(arg)
+        else:
+            from .commands import Doer, run
+
+            await run(Doer(s, self.records_dir), command)
         self.refresh()
 
     def share(self, text: str) -> None:
         """Copy a line to the clipboard (OSC 52) and keep it to print after quitting."""
-        from .screen import clean
+        from .text import clean
 
         line = clean(text, 200)
         if line not in self.printouts:
@@ -377,7 +339,7 @@ def _preload_ui() -> None:
 
     for module in ("prompt_toolkit.application", "prompt_toolkit.key_binding", "prompt_toolkit.layout",
                    "prompt_toolkit.layout.controls", "prompt_toolkit.output", "prompt_toolkit.styles",
-                   "client.keys", "client.screen"):
+                   "client.screens"):
         importlib.import_module(module)
 
 

@@ -19,8 +19,9 @@ from __future__ import annotations
 import re
 from typing import Any, Final
 
-from .keys import UI, pile_key, targets
+from .keys import pile_key, targets
 from .text import Fragment, Out, clean, pad, width_of
+from .ui import UI
 
 __all__ = ["RANKS", "Board", "card", "checked_layout", "draw_board", "face", "glyph_cards",
            "next_card"]

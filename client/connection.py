@@ -35,9 +35,10 @@ from websockets.exceptions import ConnectionClosed, WebSocketException
 
 from server.wire.protocol import MAX_FRAME_BYTES, MAX_NAME_CHARS, PROTOCOL_VERSION, encode
 
+from .competition import board_id
 from .config import CommitmentBook, KeyStore, ServerBook, TokenStore, where
 from .requests import Requests, now_ms
-from .state import BOARD_PAGE, RaceState, apply, board_id, mode
+from .state import BOARD_PAGE, RaceState, apply, mode
 from .wire import NameTaken, ServerUnreachable, decode_server, describe_failure, name_taken_sentence
 
 __all__ = [

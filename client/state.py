@@ -20,7 +20,7 @@ player into the next race or menu.
 
 from __future__ import annotations
 
-import hashlib
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Final, NamedTuple
 
@@ -28,17 +28,20 @@ from .variants import Variant, variants_from
 
 __all__ = [
     "BOARD_PAGE",
+    "CLOCKED",
+    "MODES",
+    "NOT_FOLDED",
     "QUIET_ERRORS",
+    "REDUCERS",
     "RaceState",
     "RatingChange",
-    "Reveal",
+    "Reducer",
     "apply",
-    "board_id",
     "is_daily",
+    "is_solo",
     "mode",
     "player_number",
     "players_of",
-    "reveal_check",
 ]
 
 # Errors the player needs not see: the server follows them with what fixes them.
@@ -82,12 +85,12 @@ class RaceState:
     rating_changes: list[RatingChange] = field(default_factory=list)  # of the current results
     rematch_offer: dict[str, Any] | None = None  # who accepts a rematch of the current results
     variants: tuple[Variant, ...] = ()  # the variants the server offers, from its welcome
-    watching: str | None = None  # the room watched without a seat (client/spectate.py)
+    watching: str | None = None  # the room watched without a seat (client/screens/watch.py)
     ghost: dict[str, Any] | None = None  # the ghost raced in this room (its ``ghost`` message)
     records: dict[int, list[str]] = field(default_factory=dict)  # finished games' moves, by player
     replaying: dict[str, Any] | None = None  # the replay on screen: its last ``replay`` message
     arenas: list[dict[str, Any]] = field(default_factory=list)  # the last ``arenas`` list
-    arena: dict[str, Any] | None = None  # the last ``arena`` standing (client/arena.py)
+    arena: dict[str, Any] | None = None  # the last ``arena`` standing (client/screens/arena.py)
     arena_rejoin: str = ""  # the arena to join again on a new connection (set by its welcome)
 
     def tell(self, text: str, error: bool = False) -> None:
@@ -128,6 +131,14 @@ def _int(value: Any) -> int | None:
     return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
+# -- folding messages in: one small reducer per server message type ------------------------
+Reducer = Callable[[RaceState, dict[str, Any]], None]
+
+# Messages whose ``server_time`` sets the clock offset (the ones sent as the answer
+# to something, so the time in them is fresh).
+CLOCKED: Final = frozenset({"welcome", "room", "pong"})
+
+
 def apply(state: RaceState, msg: dict[str, Any], local_ms: int) -> None:
     """Fold one decoded server message into ``state``; unknown messages are ignored."""
     _apply(state, msg, local_ms)
@@ -137,118 +148,191 @@ def apply(state: RaceState, msg: dict[str, Any], local_ms: int) -> None:
 def _apply(state: RaceState, msg: dict[str, Any], local_ms: int) -> None:
     kind = msg.get("t")
     server_time = _int(msg.get("server_time"))
-    if server_time is not None and kind in ("welcome", "room", "pong"):
+    if server_time is not None and kind in CLOCKED:
         state.clock_offset_ms = server_time - local_ms
-    if kind == "welcome":
-        state.conn = "online"
-        state.attempt = 0
-        if "variants" in msg:
-            state.variants = variants_from(msg["variants"])
-        if state.arena is not None:  # an arena's member is its connection: a new one is in none
-            if state.arena.get("member") is True and state.arena.get("phase") != "finished":
-                state.arena_rejoin = str(state.arena.get("id") or "")  # the session joins again
-            state.arena = {**state.arena, "member": False}
-    elif kind == "joined":
-        code = msg.get("code")
-        if isinstance(code, str):
-            if code != state.code:
-                state._reset_race()
-                state.room = None
-                if state.notice_error:  # complaints about the old room are moot
-                    state.tell("")
-            state.code = code
-            state.watching = None  # a seat now, not a spectator's place
-        state.me = _int(msg.get("player"))
-    elif kind == "room":
-        if isinstance(msg.get("code"), str) and state.code not in (None, msg["code"]):
-            return  # a late message of a room we left
-        state.room = dict(msg)
-        if state.code is None and isinstance(msg.get("code"), str):
-            state.code = msg["code"]
-        # A room message is the newest word on who is connected: an older
-        # progress message must not keep showing a player who came back as gone.
-        for i, entry in enumerate(msg.get("players") or ()):
-            known = state.progress.get(player_number(entry, i))
-            if known is not None and isinstance(entry, dict) and "connected" in entry:
-                known["connected"] = entry["connected"]
-    elif kind == "view":
-        view = msg.get("view")
-        if isinstance(view, dict):
-            state.view = view
-            state.v = _int(msg.get("v")) or 0
-            if msg.get("seq") is not None and state.notice_error:
-                state.tell("")  # an accepted move clears the last complaint
-    elif kind == "progress":
-        player = _int(msg.get("player"))
-        known = state.progress.get(player or 0, {})
-        # messages about one player can arrive out of order: never go back in moves
-        if player is not None and (_int(msg.get("moves")) or 0) >= (_int(known.get("moves")) or 0):
-            state.progress[player] = dict(msg)
-    elif kind == "results":
-        again = state.results is not None and state.results.get("code") == msg.get("code")
-        state.results = dict(msg)
-        if not again:  # a results message sent again after a resume changes no rating
-            _note_ratings(state, msg.get("ratings"))
-        if state.notice_error:
-            state.tell("")
-    elif kind == "record":
-        record = msg.get("record")
-        if isinstance(record, dict):
-            state.record = record
-            moves, n = record.get("moves"), _int(msg.get("player"))
-            if n is not None and isinstance(moves, list):
-                state.records[n] = [m for m in moves if isinstance(m, str)]
-    elif kind == "watching":
-        code = msg.get("code")
-        if isinstance(code, str):
-            state.leave_room()
-            state.code, state.watching = code, code
-    elif kind == "ghost":
-        if msg.get("code") == state.code:
-            state.ghost = dict(msg)
-    elif kind == "replay":
-        on_screen = state.replaying
-        if msg.get("code") == state.code and on_screen is not None and isinstance(msg.get("view"), dict):
-            # the player compared with is the client's own choice: it stays
-            state.replaying = {**msg, "with": on_screen.get("with")}
-    elif kind == "rematch_offer":
-        if msg.get("code") == state.code:
-            state.rematch_offer = dict(msg)
-    elif kind == "rematch":
-        code = msg.get("code")
-        if isinstance(code, str):
-            state.tell(f"rematch in room {code}")
-    elif kind == "claimed":
-        name = msg.get("name")
-        if isinstance(name, str) and name:
-            state.name = name
-            state.claimed = True
-            state.tell(f"the name {name} is yours on this server: its key is kept on this computer")
-    elif kind == "daily_info":
-        variant = msg.get("variant")
-        if isinstance(variant, str):
-            state.daily_info[variant] = dict(msg)
-    elif kind == "board":
-        state.board = dict(msg)
-        if msg.get("kind") == "rating":
-            for entry in msg.get("entries") or ():
-                if isinstance(entry, dict) and isinstance(entry.get("name"), str):
-                    value = _num(entry.get("value"))
-                    if value is not None:
-                        state.ratings_seen[entry["name"].casefold()] = value
-    elif kind == "arenas":
-        listed = msg.get("arenas")
-        state.arenas = [a for a in listed if isinstance(a, dict)] if isinstance(listed, list) else []
-    elif kind == "arena":
-        state.arena = dict(msg)
-    elif kind == "hint":
-        state.tell(hint_text(msg, state.v))
-    elif kind == "error":
-        code = str(msg.get("code", ""))
-        state.last_error = code
-        state.errors_seen += 1
-        if code not in QUIET_ERRORS:
-            state.tell(str(msg.get("message") or code), error=True)
+    reducer = REDUCERS.get(kind) if isinstance(kind, str) else None
+    if reducer is not None:
+        reducer(state, msg)
+
+
+def _welcome(state: RaceState, msg: dict[str, Any]) -> None:
+    state.conn = "online"
+    state.attempt = 0
+    if "variants" in msg:
+        state.variants = variants_from(msg["variants"])
+    if state.arena is not None:  # an arena's member is its connection: a new one is in none
+        if state.arena.get("member") is True and state.arena.get("phase") != "finished":
+            state.arena_rejoin = str(state.arena.get("id") or "")  # the session joins again
+        state.arena = {**state.arena, "member": False}
+
+
+def _joined(state: RaceState, msg: dict[str, Any]) -> None:
+    code = msg.get("code")
+    if isinstance(code, str):
+        if code != state.code:
+            state._reset_race()
+            state.room = None
+            if state.notice_error:  # complaints about the old room are moot
+                state.tell("")
+        state.code = code
+        state.watching = None  # a seat now, not a spectator's place
+    state.me = _int(msg.get("player"))
+
+
+def _room(state: RaceState, msg: dict[str, Any]) -> None:
+    if isinstance(msg.get("code"), str) and state.code not in (None, msg["code"]):
+        return  # a late message of a room we left
+    state.room = dict(msg)
+    if state.code is None and isinstance(msg.get("code"), str):
+        state.code = msg["code"]
+    # A room message is the newest word on who is connected: an older
+    # progress message must not keep showing a player who came back as gone.
+    for i, entry in enumerate(msg.get("players") or ()):
+        known = state.progress.get(player_number(entry, i))
+        if known is not None and isinstance(entry, dict) and "connected" in entry:
+            known["connected"] = entry["connected"]
+
+
+def _view(state: RaceState, msg: dict[str, Any]) -> None:
+    view = msg.get("view")
+    if isinstance(view, dict):
+        state.view = view
+        state.v = _int(msg.get("v")) or 0
+        if msg.get("seq") is not None and state.notice_error:
+            state.tell("")  # an accepted move clears the last complaint
+
+
+def _progress(state: RaceState, msg: dict[str, Any]) -> None:
+    player = _int(msg.get("player"))
+    known = state.progress.get(player or 0, {})
+    # messages about one player can arrive out of order: never go back in moves
+    if player is not None and (_int(msg.get("moves")) or 0) >= (_int(known.get("moves")) or 0):
+        state.progress[player] = dict(msg)
+
+
+def _results(state: RaceState, msg: dict[str, Any]) -> None:
+    again = state.results is not None and state.results.get("code") == msg.get("code")
+    state.results = dict(msg)
+    if not again:  # a results message sent again after a resume changes no rating
+        _note_ratings(state, msg.get("ratings"))
+    if state.notice_error:
+        state.tell("")
+
+
+def _record(state: RaceState, msg: dict[str, Any]) -> None:
+    record = msg.get("record")
+    if isinstance(record, dict):
+        state.record = record
+        moves, n = record.get("moves"), _int(msg.get("player"))
+        if n is not None and isinstance(moves, list):
+            state.records[n] = [m for m in moves if isinstance(m, str)]
+
+
+def _watching(state: RaceState, msg: dict[str, Any]) -> None:
+    code = msg.get("code")
+    if isinstance(code, str):
+        state.leave_room()
+        state.code, state.watching = code, code
+
+
+def _ghost(state: RaceState, msg: dict[str, Any]) -> None:
+    if msg.get("code") == state.code:
+        state.ghost = dict(msg)
+
+
+def _replay(state: RaceState, msg: dict[str, Any]) -> None:
+    on_screen = state.replaying
+    if msg.get("code") == state.code and on_screen is not None and isinstance(msg.get("view"), dict):
+        # the player compared with is the client's own choice: it stays
+        state.replaying = {**msg, "with": on_screen.get("with")}
+
+
+def _rematch_offer(state: RaceState, msg: dict[str, Any]) -> None:
+    if msg.get("code") == state.code:
+        state.rematch_offer = dict(msg)
+
+
+def _rematch(state: RaceState, msg: dict[str, Any]) -> None:
+    code = msg.get("code")
+    if isinstance(code, str):
+        state.tell(f"rematch in room {code}")
+
+
+def _claimed(state: RaceState, msg: dict[str, Any]) -> None:
+    name = msg.get("name")
+    if isinstance(name, str) and name:
+        state.name = name
+        state.claimed = True
+        state.tell(f"the name {name} is yours on this server: its key is kept on this computer")
+
+
+def _daily_info(state: RaceState, msg: dict[str, Any]) -> None:
+    variant = msg.get("variant")
+    if isinstance(variant, str):
+        state.daily_info[variant] = dict(msg)
+
+
+def _board(state: RaceState, msg: dict[str, Any]) -> None:
+    state.board = dict(msg)
+    if msg.get("kind") == "rating":
+        for entry in msg.get("entries") or ():
+            if isinstance(entry, dict) and isinstance(entry.get("name"), str):
+                value = _num(entry.get("value"))
+                if value is not None:
+                    state.ratings_seen[entry["name"].casefold()] = value
+
+
+def _arenas(state: RaceState, msg: dict[str, Any]) -> None:
+    listed = msg.get("arenas")
+    state.arenas = [a for a in listed if isinstance(a, dict)] if isinstance(listed, list) else []
+
+
+def _arena(state: RaceState, msg: dict[str, Any]) -> None:
+    state.arena = dict(msg)
+
+
+def _hint(state: RaceState, msg: dict[str, Any]) -> None:
+    state.tell(hint_text(msg, state.v))
+
+
+def _error(state: RaceState, msg: dict[str, Any]) -> None:
+    code = str(msg.get("code", ""))
+    state.last_error = code
+    state.errors_seen += 1
+    if code not in QUIET_ERRORS:
+        state.tell(str(msg.get("message") or code), error=True)
+
+
+def _clock_only(state: RaceState, msg: dict[str, Any]) -> None:
+    """Its ``server_time`` is all it brings (see ``CLOCKED``)."""
+
+
+REDUCERS: Final[dict[str, Reducer]] = {
+    "welcome": _welcome,
+    "joined": _joined,
+    "room": _room,
+    "view": _view,
+    "progress": _progress,
+    "results": _results,
+    "record": _record,
+    "watching": _watching,
+    "ghost": _ghost,
+    "replay": _replay,
+    "rematch_offer": _rematch_offer,
+    "rematch": _rematch,
+    "claimed": _claimed,
+    "daily_info": _daily_info,
+    "board": _board,
+    "arenas": _arenas,
+    "arena": _arena,
+    "hint": _hint,
+    "error": _error,
+    "pong": _clock_only,
+}
+
+# Server messages that change nothing the screens draw: the session acts on them
+# itself (client/connection.py asks for a changed board page again).
+NOT_FOLDED: Final = frozenset({"board_changed"})
 
 
 def hint_text(msg: dict[str, Any], v: int) -> str:
@@ -286,36 +370,9 @@ def is_daily(state: RaceState) -> bool:
     return bool((state.room or {}).get("daily") or (state.results or {}).get("daily"))
 
 
-def board_id(request: dict[str, Any], answer: dict[str, Any] | None) -> str | None:
-    """The name the server gives a board in ``board_changed`` (None when it cannot be told)."""
-    kind, variant = request.get("kind"), request.get("variant")
-    if kind == "rating":
-        return "rating"
-    if kind == "wins" and variant:
-        return f"wins:{variant}"
-    if kind == "daily" and variant:
-        date = request.get("date") or (answer or {}).get("date")
-        return f"daily:{date}:{variant}" if date else None
-    return None
-
-
-class Reveal(NamedTuple):
-    """Yesterday's deal checked against its commitment."""
-
-    ours: bool | None  # SHA-256(deal|salt) recomputed here equals the published commitment
-    server: bool | None  # the server's own check
-    seen: bool | None  # the commitment equals the one this client saw during that day (None: not seen)
-
-
-def reveal_check(yesterday: dict[str, Any], seen: str | None) -> Reveal:
-    deal, salt, published = yesterday.get("deal"), yesterday.get("salt"), yesterday.get("commitment")
-    ours: bool | None = None
-    if isinstance(deal, str | int) and isinstance(salt, str) and isinstance(published, str):
-        ours = hashlib.sha256(f"{deal}|{salt}".encode()).hexdigest() == published.lower()
-    check = yesterday.get("check")
-    server = check if isinstance(check, bool) else None
-    was_seen = None if seen is None or not isinstance(published, str) else seen == published
-    return Reveal(ours, server, was_seen)
+def is_solo(state: RaceState) -> bool:
+    """The current room is a solo game (undo and hints, no rematch)."""
+    return bool((state.room or {}).get("solo"))
 
 
 def mode(state: RaceState) -> str:

@@ -9,6 +9,7 @@ from typing import Final, NamedTuple
 from .state import RaceState, is_daily
 from .variants import Variant
 
+# the main menu, in its order; what each key does is client/screens/lobby.py's MENU
 LOBBY_ITEMS: Final = (
     ("1", "Quick race", "race whoever picks the same variant next"),
     ("2", "Create a private room", "get a code to share with friends"),
@@ -17,10 +18,10 @@ LOBBY_ITEMS: Final = (
     ("5", "Today's challenge", "one deal a day, the same for everyone"),
     ("6", "Boards", "today's results, ratings, daily wins"),
     ("7", "Claim your name", "keep it yours: ranked dailies and ratings"),
-    ("8", "Play alone", "any variant, any deal number; undo and hints"),  # client/solo.py
-    ("w", "Watch a race", "a room's code: every player's counts, live"),  # client/spectate.py
+    ("8", "Play alone", "any variant, any deal number; undo and hints"),
+    ("w", "Watch a race", "a room's code: every player's counts, live"),
     ("g", "Race a ghost", "a finished race's code: race its recorded run"),
-    ("a", "Arenas", "timed events: a new race after each race"),  # client/arena.py
+    ("a", "Arenas", "timed events: a new race after each race"),
     ("q", "Quit", ""),
 )
 BOARD_ITEMS: Final = (
@@ -28,16 +29,14 @@ BOARD_ITEMS: Final = (
     ("2", "Ratings", "races between claimed names"),
     ("3", "Daily wins", "pick a variant"),
 )
-MAX_TEXT: Final = 32
 MAX_NAME: Final = 24
 
 
 class Command(NamedTuple):
-    """Something for the session to do: ``move``, ``quick``, ``create``, ``join``,
-    ``ready``, ``leave``, ``rematch``, ``resign``, ``quit``, ``claim`` (a name),
-    ``daily_info`` / ``daily`` (a variant), ``board`` (``kind``, the variant in
-    ``arg``, the offset in ``num``), ``unwatch`` (the board left the screen) or
-    ``share`` (copy the line in ``arg``)."""
+    """Something for the session to do: a name in client/commands.py's ``COMMANDS``
+    (e.g. ``move``, ``join``, ``board`` with ``kind``, the variant in ``arg``, the
+    offset in ``num``), or ``quit`` and ``share`` (copy the line in ``arg``), which
+    the app carries out itself."""
 
     name: str
     arg: str = ""
@@ -73,7 +72,7 @@ def context_of(state: RaceState) -> Context:
 class UI:
     """The client's own interface state (menus, selection, input line)."""
 
-    menu: str = "main"  # lobby: main | pick | daily | boards | board
+    menu: str = "main"  # lobby: main | pick | daily | boards | board | arenas
     purpose: str = ""  # pick: quick | create | browse | daily | board-daily | board-wins
     cursor: int = 0
     variant: str = ""  # the variant picked for create, the daily or a board
@@ -84,7 +83,7 @@ class UI:
     text: str | None = None  # the input line, None when closed
     text_purpose: str = ""  # move | code | players | name
     help: bool = False
-    help_top: int = 0  # the help's first line on screen (client/help_screen.py scrolls it)
+    help_top: int = 0  # the help's first line on screen (client/screens/help.py scrolls it)
     confirm: str = ""  # resign | quit: waiting for y
     note: str = ""  # a local hint
 
@@ -100,41 +99,8 @@ def settle(ui: UI, mode: str = "") -> UI:
                    confirm="", note="", text=None, text_purpose="")
 
 
-# -- pile names and legal moves ---------------------------------------------------
 def open_text(ui: UI, purpose: str, text: str = "") -> UI:
     return replace(ui, text=text, text_purpose=purpose, pending=None, want_foundation=False, note="")
-
-
-def text_key(ui: UI, key: str) -> tuple[UI, list[Command]]:
-    text = ui.text or ""
-    if key == "escape":
-        return replace(ui, text=None, text_purpose=""), []
-    if key == "backspace":
-        return replace(ui, text=text[:-1]), []
-    if key == "enter":
-        closed = replace(ui, text=None, text_purpose="")
-        value = text.strip()
-        if ui.text_purpose == "move":
-            return closed, [Command("move", value.lower())] if value else []
-        if ui.text_purpose == "code":
-            if not value:
-                return closed, []
-            return replace(closed, menu="main"), [Command("join", value.upper())]
-        if ui.text_purpose == "name":
-            if not value:
-                return closed, []
-            if len(value) > MAX_NAME:
-                return replace(ui, note=f"a name has 1 to {MAX_NAME} characters"), []
-            return replace(closed, note=""), [Command("claim", value)]
-        if ui.text_purpose == "players":
-            value = value or "2"
-            if not value.isdigit() or not 2 <= int(value) <= 8:
-                return replace(ui, text="", note="a room takes 2 to 8 players"), []
-            return replace(closed, menu="main", note=""), [Command("create", ui.variant, int(value))]
-        return closed, []
-    if len(key) == 1 and key.isprintable() and len(text) < MAX_TEXT:
-        return replace(ui, text=text + key), []
-    return ui, []
 
 
 def open_board(ui: UI, kind: str, variant: str = "", offset: int = 0) -> tuple[UI, list[Command]]:

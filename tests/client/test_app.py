@@ -14,7 +14,7 @@ from prompt_toolkit.output import DummyOutput
 from client.app import RaceApp, main, parse_args
 from client.config import KeyStore, TokenStore
 from client.connection import ClientSession
-from client.screen import text_lines
+from client.text import text_lines
 from tests.client.fakeserver import FakeServer
 
 

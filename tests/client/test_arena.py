@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from client.arena import member, press, render
 from client.keys import UI, Command, context_of
+from client.screens import press, render
+from client.screens.arena import member
 from client.state import RaceState, apply
 
 NOW = 1_000_000

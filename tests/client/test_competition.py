@@ -5,9 +5,11 @@ from __future__ import annotations
 import hashlib
 from typing import Any
 
+from client.competition import board_id, reveal_check
 from client.keys import UI
-from client.screen import render, text_lines
-from client.state import RaceState, RatingChange, apply, board_id, mode, reveal_check
+from client.screens import render
+from client.state import RaceState, RatingChange, apply, mode
+from client.text import text_lines
 from tests.client.serverdata import welcome
 
 T0 = 1_800_000_000_000

@@ -16,8 +16,9 @@ import pytest
 from client.config import TokenStore
 from client.connection import ClientSession
 from client.keys import UI
-from client.screen import render, text_lines
+from client.screens import render
 from client.state import RaceState, mode
+from client.text import text_lines
 
 server_app: Any = pytest.importorskip("server.app", reason="the race server has not landed yet")
 server_config: Any = pytest.importorskip("server.ops.config", reason="the race server has not landed yet")

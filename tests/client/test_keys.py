@@ -14,10 +14,10 @@ from client.keys import (
     context_of,
     draw_action,
     pile_key,
-    press,
     settle,
     targets,
 )
+from client.screens import press
 from client.state import BOARD_PAGE, RaceState
 from tests.client.samples import VIEWS
 from tests.client.serverdata import VARIANTS

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from client.keys import UI, press
+from client.keys import UI
+from client.screens import press
 from client.state import RaceState, apply
 from tests.client.samples import VIEWS
 from tests.client.serverdata import welcome

@@ -6,9 +6,10 @@ from __future__ import annotations
 import pytest
 
 from client.keys import UI
-from client.lobby_screen import ONE_COLUMN_MAX
-from client.screen import render, text_lines
+from client.screens import render
+from client.screens.picker import ONE_COLUMN_MAX
 from client.state import RaceState, apply
+from client.text import text_lines
 from tests.client.serverdata import VARIANTS, welcome
 from tests.client.test_screen import T0
 

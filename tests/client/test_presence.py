@@ -5,8 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from client.keys import UI
-from client.screen import render, text_lines
+from client.screens import render
 from client.state import RaceState, apply
+from client.text import text_lines
 from tests.client.samples import VIEWS
 
 

@@ -12,7 +12,7 @@ from typing import Any, TypeVar
 
 import pytest
 
-from client.replay import diverged
+from client.screens.replay import diverged
 from tests.client.test_pty import PATIENCE, Terminal
 from tests.client.test_pty_solo import SERVER, server_url  # noqa: F401 (the fixture)
 from tests.support.bot import Bot

@@ -7,9 +7,11 @@ from typing import Any
 
 import pytest
 
+from client.board import card
 from client.keys import UI
-from client.screen import Screen, card, clean, render, text_lines
+from client.screens import render
 from client.state import RaceState, apply, mode
+from client.text import Screen, clean, text_lines
 from tests.client.samples import VIEWS
 from tests.client.serverdata import layout, welcome
 

@@ -14,9 +14,9 @@ from typing import Any
 import pytest
 
 from client.keys import UI
-from client.screen import render, text_lines
+from client.screens import render
 from client.state import RaceState, apply
-from client.text import width_of
+from client.text import text_lines, width_of
 from tests.client.samples import VIEWS
 from tests.client.serverdata import VARIANTS
 from tests.client.test_competition import daily_results, in_daily_room, info, revealed

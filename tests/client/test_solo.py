@@ -10,12 +10,12 @@ from typing import Any
 
 import pytest
 
-from client.help_screen import help_body, rules_card
 from client.keys import UI, Command, context_of
-from client.screen import HELP, render, text_lines
-from client.solo import press, record_path, save_record
+from client.records import record_path, save_record
+from client.screens import press, render
+from client.screens.help import HELP, help_body, rules_card
 from client.state import RaceState, apply, mode
-from client.text import width_of
+from client.text import text_lines, width_of
 from tests.client.samples import VIEWS
 from tests.client.serverdata import VARIANTS
 from tests.client.test_screen import T0, racing

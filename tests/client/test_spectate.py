@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from client.keys import UI, Command, Context
-from client.replay import diverged, open_replay
-from client.replay import press as replay_press
-from client.spectate import ghost_target, press, render
+from client.screens import press, render
+from client.screens.line import ghost_target
+from client.screens.replay import answer as replay_press
+from client.screens.replay import diverged, open_replay
 from client.state import RaceState, apply, mode, players_of
 from client.text import text_lines
 

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from .state import RaceState, players_of
-from .text import Out, player_name
+from ..state import RaceState, players_of
+from ..text import Out, player_name
 
 __all__ = ["rematch_offer"]
 

@@ -1,7 +1,4 @@
-"""Arenas in the client: the list, joining, the live standing.
-
-:func:`press` sits in front of :func:`client.spectate.press` and takes the
-keys arenas add:
+"""The arenas: their list, and the live standing of the one the connection is in (pure).
 
 * lobby ``a``: the arenas the server lists (to come, running, finished ones
   kept); a number (or Enter) joins one, or shows a finished one's final
@@ -13,32 +10,23 @@ keys arenas add:
   ``l`` (or Esc) leaves the arena, ``r`` asks for the standing again.
 * the membership is the connection's: after a reconnect the session joins
   the arena again by itself (client/connection.py, on the new ``welcome``).
-
-:func:`render` draws those two screens and leaves every other one to
-:func:`client.spectate.render`.
 """
 
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any, Final
+from typing import Any, Final
 
-from .keys import UI, Command, Context
-from .spectate import press as press_spectate
-from .spectate import render as render_spectate
-from .state import RaceState, mode
-from .text import Out, Screen, clean, keys_line, plural
-from .variants import variant_name
+from ..state import RaceState
+from ..text import Out, clean, keys_line, plural
+from ..ui import UI, Command
+from ..variants import variant_name
+from .base import At, Keys
 
-if TYPE_CHECKING:
-    from .connection import ClientSession
+__all__ = ["draw", "member", "press"]
 
-__all__ = ["ARENA_KEY", "member", "press", "render", "run"]
-
-ARENA_KEY: Final = "a"
 SHOWN: Final = 9  # arenas on the list screen (one key each)
 _BACK: Final = ("escape", "backspace", "left", "h")
-_ASCII: Final = str.maketrans({"\u00b7": "-", "\u2026": "...", "\u2500": "-"})
 
 
 def member(state: RaceState) -> bool:
@@ -50,94 +38,46 @@ def _listed(state: RaceState) -> list[dict[str, Any]]:
     return [a for a in state.arenas if isinstance(a, dict) and isinstance(a.get("id"), str)][:SHOWN]
 
 
-def press(ui: UI, key: str, *, mode: str, view: dict[str, Any] | None, ctx: Context, state: RaceState,
-          size: tuple[int, int | None] = (80, None)) -> tuple[UI, list[Command]]:
-    """:func:`client.spectate.press` with the arena screens."""
-    def on() -> tuple[UI, list[Command]]:
-        return press_spectate(ui, key, mode=mode, view=view, ctx=ctx, state=state, size=size)
-
-    if key == "c-c" or ui.confirm or ui.help or ui.text is not None or mode != "lobby":
-        return on()
+def press(ui: UI, key: str, at: At) -> Keys:
+    """The standing while the connection is in an arena, else the list."""
+    state = at.state
+    if key == "q":
+        return ui, [Command("quit")]
     if member(state):
         arena = state.arena or {}
         if key in ("l", *_BACK):
             return replace(ui, menu="main", cursor=0, note=""), [Command("arena_leave")]
         if key == "r":
             return replace(ui, note=""), [Command("arena_info", str(arena.get("id", "")))]
-        return on() if key in ("q", "?") else (ui, [])
-    if ui.menu == "arenas":
-        listed = _listed(state)
-        if key in _BACK:
-            return replace(ui, menu="main", cursor=0, note=""), []
-        if key == "r":
-            return replace(ui, note=""), [Command("arenas")]
-        if key in ("up", "k", "down", "j", "tab") and listed:
-            step = -1 if key in ("up", "k") else 1
-            return replace(ui, cursor=(ui.cursor + step) % len(listed)), []
-        chosen: int | None = None
-        if key == "enter" and listed:
-            chosen = ui.cursor % len(listed)
-        elif len(key) == 1 and key.isdigit() and 1 <= int(key) <= len(listed):
-            chosen = int(key) - 1
-        if chosen is not None:
-            arena = listed[chosen]
-            if arena.get("phase") == "finished":
-                return replace(ui, note="its final standing"), [Command("arena_info", arena["id"])]
-            return replace(ui, note=f"joining {clean(arena.get('name'), 30)}"), [
-                Command("arena_join", arena["id"])]
-        return on() if key in ("q", "?") else (ui, [])
-    if ui.menu == "main" and (key == ARENA_KEY or (key == "enter" and _cursor_on_arenas(ui))):
-        return replace(ui, menu="arenas", cursor=0, note=""), [Command("arenas")]
-    return on()
-
-
-def _cursor_on_arenas(ui: UI) -> bool:
-    from .keys import LOBBY_ITEMS
-
-    items: list[str] = [item[0] for item in LOBBY_ITEMS]
-    return items[ui.cursor % len(items)] == ARENA_KEY
-
-
-# -- commands ------------------------------------------------------------------------------
-async def run(session: ClientSession, command: Command) -> bool:
-    """Carry out a command of this module's; False for any other command."""
-    state, name = session.state, command.name
-    if name == "arenas":
-        await session.send({"t": "arenas"})
-    elif name == "arena_join":
-        await session.send({"t": "arena_join", "id": command.arg})
-    elif name == "arena_info":
-        await session.send({"t": "arena_info", "id": command.arg})
-    elif name == "arena_leave":
-        if state.arena is not None and state.arena.get("phase") == "finished":
-            state.arena = None  # the server forgot the members of a finished arena already
-        else:
-            await session.send({"t": "arena_leave"})
-        await session.send({"t": "arenas"})
-    else:
-        return False
-    return True
+        return ui, []
+    listed = _listed(state)
+    if key in _BACK:
+        return replace(ui, menu="main", cursor=0, note=""), []
+    if key == "r":
+        return replace(ui, note=""), [Command("arenas")]
+    if key in ("up", "k", "down", "j", "tab") and listed:
+        step = -1 if key in ("up", "k") else 1
+        return replace(ui, cursor=(ui.cursor + step) % len(listed)), []
+    chosen: int | None = None
+    if key == "enter" and listed:
+        chosen = ui.cursor % len(listed)
+    elif len(key) == 1 and key.isdigit() and 1 <= int(key) <= len(listed):
+        chosen = int(key) - 1
+    if chosen is None:
+        return ui, []
+    picked = listed[chosen]
+    if picked.get("phase") == "finished":
+        return replace(ui, note="its final standing"), [Command("arena_info", picked["id"])]
+    return replace(ui, note=f"joining {clean(picked.get('name'), 30)}"), [Command("arena_join", picked["id"])]
 
 
 # -- drawing -------------------------------------------------------------------------------
-def render(state: RaceState, ui: UI, *, now_ms: int, width: int = 80, height: int | None = None,
-           ascii_only: bool = False) -> Screen:
-    """The arena list or standing when one is up; else :func:`client.spectate.render`."""
+def draw(state: RaceState, ui: UI, out: Out, now: int) -> None:
     shown = state.arena if state.arena is not None and ui.menu == "arenas" else None
-    mine = not ui.help and mode(state) == "lobby" and (member(state) or ui.menu == "arenas")
-    if not mine:
-        return render_spectate(state, ui, now_ms=now_ms, width=width, height=height,
-                               ascii_only=ascii_only)
-    out = Out(max(width, 40), height, ascii_only)
-    now = state.server_now(now_ms)
     if member(state) or (shown is not None and shown.get("phase") == "finished"):
         _standing(state, ui, out, now)
     else:
         _list(state, ui, out, now)
-    screen = out.screen()
-    if not ascii_only:
-        return screen
-    return tuple(tuple((style, text.translate(_ASCII)) for style, text in line) for line in screen)
 
 
 def _int(value: Any) -> int:

@@ -1,4 +1,4 @@
-"""The help screen: every key, then the variant's rules card, scrollable (pure).
+"""The help screen (``?`` anywhere): every key, then the variant's rules card, scrollable (pure).
 
 The rules cards are the text of the project's ``seeds/rules/<variant>.md``,
 shipped with the client as package data (``client/rulecards/``; a test holds
@@ -14,14 +14,18 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from dataclasses import replace
 from functools import cache
 from importlib import resources
 from typing import Final
 
-from .state import RaceState, mode
-from .text import Out, wrap
+from ..state import RaceState, mode
+from ..text import Out, wrap
+from ..ui import UI
+from .base import At, Keys
+from .chrome import clock, header
 
-__all__ = ["SCROLL_KEYS", "draw", "help_body", "max_top", "rules_card", "scroll"]
+__all__ = ["HELP", "SCROLL_KEYS", "draw", "help_body", "max_top", "press", "rules_card", "scroll"]
 
 SCROLL_KEYS: Final = {"down": 1, "j": 1, "up": -1, "k": -1, " ": 10, "pagedown": 10, "pageup": -10,
                       "b": -10, "g": -10**6, "G": 10**6}
@@ -106,7 +110,7 @@ def scroll(top: int, key: str, total: int, height: int | None) -> int:
     return min(max(top + SCROLL_KEYS.get(key, 0), 0), max_top(total, height))
 
 
-def draw(help_text: tuple[str, ...], state: RaceState, top: int, out: Out) -> None:
+def _draw(help_text: tuple[str, ...], state: RaceState, top: int, out: Out) -> None:
     """The help from line ``top`` (kept in range), as much as the terminal shows."""
     lines = help_body(help_text, state, out.width, out.ascii)
     top = min(max(top, 0), max_top(len(lines), out.height))
@@ -115,3 +119,58 @@ def draw(help_text: tuple[str, ...], state: RaceState, top: int, out: Out) -> No
         out.add(("class:title" if top + i == 0 else "", line or " "))
     # the same words on every terminal size (a screen test compares them)
     out.text(" up/down, space, b scroll \u00b7 any other key closes", "class:dim")
+
+
+def press(ui: UI, key: str, at: At) -> Keys:
+    """Up/down, space and ``b`` scroll; any other key closes the help."""
+    if key in SCROLL_KEYS:
+        total = len(help_body(HELP, at.state, at.size[0], False))
+        return replace(ui, help_top=scroll(ui.help_top, key, total, at.size[1])), []
+    return replace(ui, help=False), []
+
+
+def draw(state: RaceState, ui: UI, out: Out, now: int) -> None:
+    current = mode(state)
+    header(state, out, clock(state, now) if current in ("race", "countdown") else [])
+    _draw(HELP, state, ui.help_top, out)
+
+
+HELP: Final = (
+    "How to play",
+    "",
+    "  A move is two keys: the pile you take from, then the pile you put on. The keys "
+    "are drawn on the board: 1..9, 0, -, = for the tableau piles t1..t12, w the waste, s the "
+    "stock's top card, f for a foundation (f alone picks the one that fits, else f then its "
+    "number). The first key lights up the legal targets; Esc cancels.",
+    "  Or type the move: : (or Enter, or just start typing) then e.g. w-t3, t2-f1, t1-t4:3 "
+    "(a run of 3), s-t3, draw, redeal, deal, deal:round, deal:all.",
+    "",
+    "  space  draw (or deal one card)       R      redeal (turns the waste over)",
+    "  n / N  deal a round / everything     X      resign (asks first)",
+    "  q      quit (your seat is kept)      ?      this help, the rules card",
+    "  a      send every safe card home: cards no other move could ever need, one move each",
+    "",
+    "  A pile's top card (the one that moves) is underlined; foundations show the card they "
+    "take next.",
+    "  In a room: r when you are ready, l to leave. After a race: m offers (or accepts) a "
+    "rematch, n declines, s saves your game's record to a file (patience-server verify checks it).",
+    "  Play alone (8 in the lobby): any variant on a deal number of your choice (PySolFC's) or a "
+    "random one; u undoes a move, h asks for a hint. Never ranked.",
+    "  Watch a race (w in the lobby): type its room code; every player's counts, status and "
+    "connection and the clock, never a card; l stops watching.",
+    "  Race a ghost (g in the lobby, or g on a results screen): a finished race's recorded run of "
+    "the same deal, its progress at the times it was played. Type the room code, then a player's "
+    "number if not its winner. A daily's ghosts come once the day is over; a private room's, to "
+    "its own players.",
+    "  Replay (v on a results screen): every player's game move by move. Left/right step, b/e "
+    "the deal/the end, 1-8 or Tab another player, c the player to compare with, d jumps to "
+    "where the two paths diverged, Esc back to the results.",
+    "  Arenas (a in the lobby, then a number): a timed event of one variant. You are paired "
+    "with other players as soon as you are not racing, everyone of a pairing round on the same "
+    "deal; a win scores 2 points (4 after two wins in a row, marked *), the first by foundation "
+    "cards when nobody won 1. The lobby shows the live standing; after a race's results Esc "
+    "comes back to it. l leaves the arena, r refreshes; finished arenas show their final standing.",
+    "  Lobby: 5 today's challenge (a claimed name's first attempt of the day is ranked), "
+    "6 boards (n / p page), 7 claim your name (its key is kept on this computer). After a "
+    "daily: c copies the share line, b its board.",
+)

@@ -7,7 +7,7 @@ draws that view with the same board as a race. The records themselves (move
 texts only, ``record``) tell where two players' paths diverged: their first
 differing entry, the deal being the same.
 
-Keys on the replay (``v`` on a results screen opens it):
+Keys on the replay (``v`` on a results screen opens it; ``?`` the help):
 
 * right, ``.`` or space: the next move; left or ``,``: the one before;
   ``b`` / ``e``: the deal / the last move;
@@ -20,14 +20,16 @@ Keys on the replay (``v`` on a results screen opens it):
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any, Final
 
-from .board import Board, draw_board
-from .keys import UI, Command
-from .state import RaceState, players_of
-from .text import Out, clean, keys_line, player_name
+from ..board import Board, draw_board
+from ..state import RaceState, players_of
+from ..text import Out, clean, keys_line, player_name
+from ..ui import UI, Command
+from .base import At, Keys
 
-__all__ = ["END", "diverged", "draw", "open_replay", "press", "racers"]
+__all__ = ["END", "answer", "diverged", "draw", "open_replay", "press", "racers"]
 
 END: Final = 2**31 - 1  # "the last move": the server answers with the record's last index
 
@@ -71,7 +73,12 @@ def open_replay(state: RaceState) -> tuple[int, int]:
     return first, others[0] if others else first
 
 
-def press(state: RaceState, key: str) -> tuple[str, list[Command]]:
+def press(ui: UI, key: str, at: At) -> Keys:
+    note, commands = answer(at.state, key)
+    return replace(ui, note=note), commands
+
+
+def answer(state: RaceState, key: str) -> tuple[str, list[Command]]:
     """A key on the replay: (a note, commands)."""
     r = state.replaying or {}
     n, index = _int(r.get("player")) or 1, _int(r.get("index")) or 0
@@ -117,8 +124,9 @@ def press(state: RaceState, key: str) -> tuple[str, list[Command]]:
     return "", []
 
 
-def draw(state: RaceState, note: str, out: Out) -> None:
+def draw(state: RaceState, ui: UI, out: Out, now: int) -> None:
     """The replay screen: whose game, which move, the board as that player saw it."""
+    note = ui.note
     r = state.replaying or {}
     dot = " - " if out.ascii else " \u00b7 "
     n, index, total = _int(r.get("player")) or 1, _int(r.get("index")) or 0, _int(r.get("total"))

@@ -1,0 +1,126 @@
+"""The input line: typing, and what Enter does for each thing it asks for (pure).
+
+A screen opens the line (:func:`client.ui.open_text`) with a purpose; while it is
+open every key comes here. :data:`ENTER` holds what Enter does for each purpose.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import replace
+from typing import Final
+
+from ..text import Out, clean
+from ..ui import MAX_NAME, UI, Command
+from .base import Keys
+
+__all__ = ["ENTER", "MAX_TEXT", "PROMPTS", "draw_prompt", "ghost_target", "press"]
+
+MAX_TEXT: Final = 32
+_GHOST_TEXT: Final = re.compile(r"\s*([A-Za-z0-9]{1,16})(?:\s*[\s.#:]\s*([1-8]))?\s*")
+
+PROMPTS: Final = {
+    "move": "move: ",
+    "code": "room code: ",
+    "players": "players (2-8, Enter for 2): ",
+    "name": "name to claim (Enter claims it): ",
+    "deal": "deal number (PySolFC's; Enter for a random one): ",
+    "watch": "room code to watch: ",
+    "ghost": "room code of a finished race (then a player's number, else its winner): ",
+}
+
+
+def ghost_target(text: str) -> tuple[str, int] | None:
+    """``CODE`` or ``CODE 2`` (also ``CODE.2``, ``CODE#2``): the room and player (0: its winner)."""
+    found = _GHOST_TEXT.fullmatch(text)
+    if found is None:
+        return None
+    return found.group(1).upper(), int(found.group(2) or 0)
+
+
+def _closed(ui: UI) -> UI:
+    return replace(ui, text=None, text_purpose="")
+
+
+def _move(ui: UI, value: str) -> Keys:
+    return _closed(ui), [Command("move", value.lower())] if value else []
+
+
+def _code(ui: UI, value: str) -> Keys:
+    if not value:
+        return _closed(ui), []
+    return replace(_closed(ui), menu="main"), [Command("join", value.upper())]
+
+
+def _name(ui: UI, value: str) -> Keys:
+    if not value:
+        return _closed(ui), []
+    if len(value) > MAX_NAME:
+        return replace(ui, note=f"a name has 1 to {MAX_NAME} characters"), []
+    return replace(_closed(ui), note=""), [Command("claim", value)]
+
+
+def _players(ui: UI, value: str) -> Keys:
+    value = value or "2"
+    if not value.isdigit() or not 2 <= int(value) <= 8:
+        return replace(ui, text="", note="a room takes 2 to 8 players"), []
+    return replace(_closed(ui), menu="main", note=""), [Command("create", ui.variant, int(value))]
+
+
+def _back_to_menu(ui: UI) -> UI:
+    return replace(_closed(ui), menu="main", cursor=0)
+
+
+def _deal(ui: UI, value: str) -> Keys:
+    """A solo game's deal number (empty: a random deal)."""
+    return replace(_back_to_menu(ui), note="starting a solo game"), [Command("solo", ui.variant, kind=value)]
+
+
+def _watch(ui: UI, value: str) -> Keys:
+    if not value:
+        return _back_to_menu(ui), []
+    code = value.upper()
+    return replace(_back_to_menu(ui), note=f"watching room {clean(code, 16)}"), [Command("watch", code)]
+
+
+def _ghost(ui: UI, value: str) -> Keys:
+    if not value:
+        return _back_to_menu(ui), []
+    target = ghost_target(value)
+    if target is None:
+        return replace(ui, note="a room code, then a player's number if not its winner (e.g. ABC234 2)"), []
+    code, n = target
+    return replace(_back_to_menu(ui), note=f"racing a ghost of room {code}"), [Command("ghost", code, n)]
+
+
+ENTER: Final[dict[str, Callable[[UI, str], Keys]]] = {
+    "move": _move,
+    "code": _code,
+    "name": _name,
+    "players": _players,
+    "deal": _deal,
+    "watch": _watch,
+    "ghost": _ghost,
+}
+
+
+def press(ui: UI, key: str) -> Keys:
+    """A key while the line is open: edit it, close it (Esc), or hand it over (Enter)."""
+    text = ui.text or ""
+    if key == "escape":
+        return _closed(ui), []
+    if key == "backspace":
+        return replace(ui, text=text[:-1]), []
+    if key == "enter":
+        done = ENTER.get(ui.text_purpose)
+        return done(ui, text.strip()) if done is not None else (_closed(ui), [])
+    if len(key) == 1 and key.isprintable() and len(text) < MAX_TEXT:
+        return replace(ui, text=text + key), []
+    return ui, []
+
+
+def draw_prompt(ui: UI, out: Out) -> None:
+    if ui.text is not None:
+        out.add(("class:prompt", " " + PROMPTS.get(ui.text_purpose, "> ")), ("", clean(ui.text)),
+                ("class:cursor", " "))
