@@ -27,7 +27,7 @@ _thinking: set[str] = set()  # players (connection ids) with a hint in the works
 
 
 async def _solo_room(player: Player, what: str) -> RoomRow:
-    room = await player.service.store.room(player.need_room())
+    room = await player.service.room(player.need_room())
     if room is None or not room.solo:
         raise ProtocolError("solo_only", f"{what} only in solo play (8 in the lobby), never in a race "
                             "or the daily")
@@ -46,7 +46,7 @@ async def on_solo(player: Player, msg: dict[str, Any]) -> None:
     await player.join(code)
     # one player, ready by asking: the countdown starts now (the ready script
     # schedules the start once every seated player is ready)
-    await service.store.set_ready(code, player.n, True)
+    await service.ready(code, player.n)
     await player.publish_room(code)
 
 
@@ -59,7 +59,7 @@ async def on_undo(player: Player, msg: dict[str, Any]) -> None:
     if seq != player.last_seq and player.state is not None:
         # the positions still standing, from the stored log: the one before the
         # current one is what the undo goes back to
-        moves = await player.service.store.moves(room.code, player.n)
+        moves = await player.service.moves(room.code, player.n)
         history = positions(engine.new_game(room.variant, room.deal), [t for _, t in moves],
                             engine.IN_PROGRESS)
 

@@ -35,7 +35,7 @@ from ..ops.clock import now_ms
 from ..race.rows import RoomRow
 from ..race.rules import progress_message, ranking, shown_names
 from ..store import keys
-from ..store.rooms import StoreUnavailable
+from ..wire.errors import StoreUnavailable
 from ..wire.protocol import ProtocolError, encode
 from .player import Player
 from .replays import Replayed, public_room, replayed, seat_of

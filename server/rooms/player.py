@@ -29,7 +29,7 @@ from ..ops.clock import now_ms
 from ..ops.limits import ConnectionLimits, unlimited
 from ..race.rows import RoomRow
 from ..race.rules import all_done, phase_at, progress_message, room_message
-from ..store.rooms import RoomError, StoreUnavailable
+from ..wire.errors import RoomError, StoreUnavailable
 from ..wire.protocol import CLOSE_NORMAL, MAX_NAME_CHARS, ProtocolError, encode, error
 from ..wire.viewcodec import ViewEncoder
 from .ports import Outbox

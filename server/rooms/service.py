@@ -25,8 +25,10 @@ from ..ops.clock import now_ms
 from ..ops.config import Settings
 from ..race.rows import RoomRow
 from ..race.rules import all_done, cards_conserved, results_message
+from ..store.arenas import arena_over
 from ..store.boards import BoardStore
-from ..store.rooms import RoomStore, StoreUnavailable
+from ..store.rooms import RoomStore
+from ..wire.errors import StoreUnavailable
 from ..wire.protocol import encode
 from .competition import Competition
 from .deadwork import DeadSearchWorker, WorkerUnavailable
@@ -216,6 +218,39 @@ class RoomService:
         for member in list(self.hub.members(code)):
             with contextlib.suppress(Exception):
                 await member.resync()
+
+    # -- what the handlers read and write: they never reach the store themselves ---------
+    async def room(self, code: str) -> RoomRow | None:
+        return await self.store.room(code)
+
+    async def moves(self, code: str, n: int) -> list[tuple[int, str]]:
+        """Player ``n``'s move log: (ms into the race, move text) each."""
+        return await self.store.moves(code, n)
+
+    async def seat_token_hash(self, code: str, n: int) -> str | None:
+        return await self.store.token_hash(code, n)
+
+    async def ready(self, code: str, n: int) -> tuple[bool, int, int]:
+        """Player ``n`` is ready: (whether the race is now scheduled, its start, its end)."""
+        return await self.store.set_ready(code, n, True)
+
+    @property
+    def lobby_grace_ms(self) -> int:
+        return self.store.lobby_grace_ms
+
+    async def quick_candidates(self, variant: str) -> list[str]:
+        return await self.store.quick_candidates(variant)
+
+    async def list_quick(self, variant: str, code: str) -> None:
+        await self.store.add_quick(variant, code)
+
+    async def unlist_quick(self, variant: str, code: str) -> None:
+        await self.store.remove_quick(variant, code)
+
+    async def arena_over(self, arena: str) -> bool:
+        """The arena is finished (or gone): its races' deals may be shown."""
+        over: bool = await self.store._guard(arena_over(self.redis, arena))
+        return over
 
     # -- the race clock and the results ---------------------------------------------------
     def watch_clock(self, room: RoomRow) -> None:

@@ -33,7 +33,7 @@ from ..game import engine
 from ..game.state import State
 from ..ops.aio import WriteLock
 from ..race.rules import encode_progress
-from ..store.rooms import StoreUnavailable
+from ..wire.errors import StoreUnavailable
 from ..wire.protocol import encode
 from .progress import ProgressThrottle
 from .service import RoomService

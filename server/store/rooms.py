@@ -18,6 +18,7 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 from ..ops.clock import now_ms
 from ..ops.metrics import ROUND_TRIPS
 from ..race.rows import PlayerRow, RoomRow
+from ..wire.errors import RoomError, StoreUnavailable
 from ..wire.protocol import MAX_PLAYERS
 from . import keys, lua
 from .batch import ScriptBatcher, pack_args
@@ -35,17 +36,6 @@ MOVE_FIXED_MAX = 20_000
 # still be joined by code, just not found by a quick race.
 QUICK_MAX = 1000
 
-
-class StoreUnavailable(Exception):
-    """Redis could not be reached; nothing was changed by this request."""
-
-
-class RoomError(Exception):
-    """A refusal from the store; ``code`` is a protocol error code."""
-
-    def __init__(self, code: str) -> None:
-        super().__init__(code)
-        self.code = code
 
 
 def _closed_transport(exc: RuntimeError) -> bool:

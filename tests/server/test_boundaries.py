@@ -1,0 +1,46 @@
+"""The handlers talk to the application layer only (issue 29): no handler module
+reaches the store, the board store or Redis by attribute, nor imports the store."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import server.handlers
+
+HANDLERS = Path(server.handlers.__file__).parent
+# what the application layer holds of the storage below it
+STORAGE_ATTRIBUTES = frozenset({"store", "boards", "redis"})
+
+
+def storage_reaches(source: str) -> list[str]:
+    """Each attribute access or import in ``source`` that reaches the storage layer."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Attribute) and node.attr in STORAGE_ATTRIBUTES:
+            found.append(f"line {node.lineno}: .{node.attr}")
+        elif isinstance(node, ast.ImportFrom) and node.module is not None \
+                and (node.module == "store" or node.module.startswith("store.")
+                     or ".store" in f".{node.module}"):
+            found.append(f"line {node.lineno}: from {'.' * node.level}{node.module} import")
+        elif isinstance(node, ast.Import) and any(".store" in a.name for a in node.names):
+            found.append(f"line {node.lineno}: import")
+    return found
+
+
+def test_the_scan_sees_what_it_looks_for() -> None:
+    assert storage_reaches("async def f(p):\n    await p.service.store.room('A')\n") == [
+        "line 2: .store"]
+    assert storage_reaches("x = service.boards.key_hash\n") == ["line 1: .boards"]
+    assert storage_reaches("from ..store.rooms import RoomStore\n") == [
+        "line 1: from ..store.rooms import"]
+    assert storage_reaches("import server.store.rooms\n") == ["line 1: import"]
+    assert storage_reaches("from ..rooms.service import RoomService\nservice.room('A')\n") == []
+
+
+def test_no_handler_reaches_the_store() -> None:
+    modules = sorted(HANDLERS.glob("*.py"))
+    assert len(modules) > 5  # the package was found
+    reaches = {path.name: found for path in modules
+               if (found := storage_reaches(path.read_text(encoding="utf-8")))}
+    assert reaches == {}
