@@ -192,7 +192,7 @@ class ArenaRunner:
             if phase is not None and phase != "finished":
                 going += 1
                 if phase == "racing" and now > ends_at + 1000:
-                    await self.service.maybe_finish(code)  # its players' process may be gone
+                    await self.service.finish_if_done(code)  # its players' process may be gone
                 continue
             room = await self.service.store.room(code)
             ranking: list[dict[str, Any]] = []

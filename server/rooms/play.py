@@ -15,7 +15,6 @@ from ..game import engine
 from ..game.dead import known_verdict, raises_count
 from ..game.moves import BadMove, GameOver, IllegalMove, Move, parse
 from ..game.state import State
-from ..ops.clock import now_ms
 from ..ops.metrics import ACCEPTED, MOVES_REJECTED
 from ..race.rules import encode_progress
 from ..wire.protocol import ProtocolError, encode, error
@@ -60,12 +59,12 @@ async def _play(player: Player, seq: int, text: str, v: int, step: Step) -> None
         return
     if seq < player.last_seq:
         raise ProtocolError("stale_seq", f"seq {seq} is older than the last one ({player.last_seq})")
-    now = now_ms()
+    now = player.clock()
     if player.state is None or now < player.starts_at:
         raise ProtocolError("not_started", "the race has not started yet")
     service = player.service
     if now >= player.ends_at:
-        await service.maybe_finish(code)
+        await service.finish_if_done(code)
         raise ProtocolError("race_over", "the race clock has run out")
     if v != player.v:
         player.send(error("stale_version", f"the position is at version {player.v}, not {v}", seq))
@@ -125,7 +124,7 @@ async def _play(player: Player, seq: int, text: str, v: int, step: Step) -> None
             verdicts.drop(player)  # judged on its own: an older verdict says nothing of it
         player.last_answer = [player.send_view(seq, status, moves)]
         if status != engine.IN_PROGRESS:
-            await service.maybe_finish(code)
+            await service.finish_if_done(code)
         return
     player.progress.refused()
     if verdict is not None:

@@ -16,7 +16,7 @@ import hashlib
 import logging
 import secrets
 import unicodedata
-from collections.abc import Coroutine
+from collections.abc import Callable, Coroutine
 from typing import Any
 
 from ..game import engine
@@ -25,10 +25,9 @@ from ..game.state import State
 from ..game.variants import get_rules
 from ..game.views import view
 from ..ops.aio import WriteLock
-from ..ops.clock import now_ms
 from ..ops.limits import ConnectionLimits, unlimited
 from ..race.rows import RoomRow
-from ..race.rules import all_done, phase_at, progress_message, room_message
+from ..race.rules import phase_at, progress_message, room_message
 from ..wire.errors import RoomError, StoreUnavailable
 from ..wire.protocol import CLOSE_NORMAL, MAX_NAME_CHARS, ProtocolError, encode, error
 from ..wire.viewcodec import ViewEncoder
@@ -56,6 +55,7 @@ class Player:
     def __init__(self, service: RoomService, outbox: Outbox,
                  limits: ConnectionLimits | None = None) -> None:
         self.service = service
+        self.clock: Callable[[], int] = service.clock  # the service's: one hop from the move path
         self.outbox = outbox
         self.limits = limits if limits is not None else unlimited()  # rooms, claims, joins
         self.id = secrets.token_hex(8)
@@ -116,7 +116,7 @@ class Player:
         if self.code is None:
             return None
         room = await self.service.store.room(self.code)
-        if room is not None and phase_at(room, now_ms()) in ("countdown", "racing") \
+        if room is not None and phase_at(room, self.clock()) in ("countdown", "racing") \
                 and self.state is not None and self.status == engine.IN_PROGRESS:
             raise ProtocolError("already_in_room", "finish or resign the current race first")
         return room
@@ -161,13 +161,13 @@ class Player:
         # read again once the seat is ours: the room this player is shown has it connected
         room = await store.room(code) or room
         self.send({"t": "joined", "code": code, "player": n, "token": token})
-        self.send(room_message(room, now_ms()))
+        self.send(room_message(room, self.clock()))
         await self.sync_from_room(room)
         await store.publish(code, encode({"t": "_takeover", "player": n, "session": self.id}))
         # and every other player learns at once that this one is back (a resume
         # after a restart of either side would otherwise show it gone until the
         # next room change)
-        await store.publish(code, encode(room_message(room, now_ms())))
+        await store.publish(code, encode(room_message(room, self.clock())))
 
     async def detach(self) -> None:
         """Leave the room's membership: its start and room work end with it."""
@@ -195,7 +195,7 @@ class Player:
     async def publish_room(self, code: str) -> None:
         room = await self.service.store.room(code)
         if room is not None:
-            await self.service.store.publish(code, encode(room_message(room, now_ms())))
+            await self.service.store.publish(code, encode(room_message(room, self.clock())))
 
     async def disconnected(self) -> None:
         """The connection ended: free the seat unless a newer connection has it."""
@@ -217,7 +217,7 @@ class Player:
                 return  # a newer connection holds the seat
             room = await store.room(code)
             if room is not None:
-                await store.publish(code, encode(room_message(room, now_ms())))
+                await store.publish(code, encode(room_message(room, self.clock())))
         except StoreUnavailable:
             pass
 
@@ -228,7 +228,7 @@ class Player:
         self.starts_at, self.ends_at = room.starts_at, room.ends_at
         if room.phase == "lobby":
             return
-        if room.phase == "racing" and now_ms() < room.starts_at:
+        if room.phase == "racing" and self.clock() < room.starts_at:
             self.schedule_start()
             return
         await self.reload()
@@ -245,7 +245,7 @@ class Player:
             self.start_task = asyncio.create_task(self._start_at(self.code, self.starts_at))
 
     async def _start_at(self, code: str, starts_at: int) -> None:
-        await asyncio.sleep(max(0, starts_at - now_ms()) / 1000)
+        await asyncio.sleep(max(0, starts_at - self.clock()) / 1000)
         while True:  # Redis may be away at the start: the view still comes when it is back
             try:
                 room = await self.service.store.room(code)
@@ -352,7 +352,7 @@ class Player:
         room = await self.service.store.room(code)
         if room is None or self.code != code:
             return
-        self.send(room_message(room, now_ms()))
+        self.send(room_message(room, self.clock()))
         if room.phase == "finished" and room.results:
             self.send_bytes(room.results)
         elif room.phase == "racing" and self.state is None:
@@ -362,5 +362,4 @@ class Player:
         for p in room.players:
             if p.n != self.n:
                 self.send(progress_message(p.n, p.status, p.fc, total, p.v, p.conn))
-        if all_done(room):
-            await self.service.maybe_finish(code)
+        await self.service.finish_if_done(code, room)  # a finish missed meanwhile

@@ -179,4 +179,4 @@ async def _end(player: Judged, status: str, since_v: int) -> None:
     # a repeat of the last move's seq now gets the view that says so
     player.last_answer = [encode({"t": "view", "v": v, "seq": player.last_seq,
                                   "view": player.view_now()})]
-    await player.service.maybe_finish(code)
+    await player.service.finish_if_done(code)

@@ -44,3 +44,19 @@ def test_no_handler_reaches_the_store() -> None:
     reaches = {path.name: found for path in modules
                if (found := storage_reaches(path.read_text(encoding="utf-8")))}
     assert reaches == {}
+
+
+def clock_calls(source: str) -> list[str]:
+    """Each import of the global clock ``now_ms`` in ``source``."""
+    return [f"line {node.lineno}" for node in ast.walk(ast.parse(source))
+            if isinstance(node, ast.ImportFrom) and any(a.name == "now_ms" for a in node.names)]
+
+
+def test_the_application_layer_keeps_to_the_injected_clock() -> None:
+    assert clock_calls("from ..ops.clock import now_ms\n") == ["line 1"]
+    assert clock_calls("from ..ops.clock import Clock\n") == []
+    modules = [p for package in (HANDLERS, HANDLERS.parent / "rooms") for p in package.rglob("*.py")]
+    assert len(modules) > 20
+    imports = {path.name: found for path in modules
+               if (found := clock_calls(path.read_text(encoding="utf-8")))}
+    assert imports == {}  # the service's clock (RoomService.clock), never the global one
