@@ -143,8 +143,8 @@ async def on_leave(player: Player, msg: dict[str, Any]) -> None:
         await player.stop_watching()
         return
     player.need_room()
-    if player.state is not None and player.status == engine.IN_PROGRESS:
-        await play(player, player.last_seq + 1, "resign", player.v)
+    if player.game.state is not None and player.game.status == engine.IN_PROGRESS:
+        await play(player, player.game.last_seq + 1, "resign", player.game.v)
     room = await player.service.room(player.need_room())
     if room is not None and room.phase == "finished" and not room.daily and not room.arena \
             and not room.rematch:

@@ -126,7 +126,8 @@ async def run(player: Player, code: str, ghost: Ghost, starts_at: int, ends_at: 
         if at >= ends_at:
             return
         await asyncio.sleep(max(0, at - player.clock()) / 1000)
-        if player.code != code or (player.state is not None and player.status != engine.IN_PROGRESS):
+        game = player.game
+        if player.code != code or (game.state is not None and game.status != engine.IN_PROGRESS):
             return  # left the room, or the racer's game is over: the race is decided
         player.outbox.send_progress(GHOST_PLAYER, encode(progress_message(
             GHOST_PLAYER, status, fc, total, i)))
