@@ -60,3 +60,29 @@ def test_the_application_layer_keeps_to_the_injected_clock() -> None:
     imports = {path.name: found for path in modules
                if (found := clock_calls(path.read_text(encoding="utf-8")))}
     assert imports == {}  # the service's clock (RoomService.clock), never the global one
+
+
+def finish_decisions(source: str) -> list[str]:
+    """Each use in ``source`` of what decides a race's end: the rules' ``all_done``
+    and ``race_over``, and the store's ``finish``."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Name) and node.id in ("all_done", "race_over"):
+            found.append(node.id)
+        elif isinstance(node, ast.Attribute) and node.attr in ("finish", "all_done", "race_over"):
+            found.append(f".{node.attr}")
+        elif isinstance(node, ast.ImportFrom):
+            found += [a.name for a in node.names if a.name in ("all_done", "race_over")]
+    return found
+
+
+def test_one_place_decides_that_a_race_is_over() -> None:
+    assert finish_decisions("from ..race.rules import all_done\nif all_done(room): pass\n") == [
+        "all_done", "all_done"]
+    assert finish_decisions("await self.store.finish(code, 2)\n") == [".finish"]
+    root = HANDLERS.parent
+    uses = {str(path.relative_to(root)): found for path in sorted(root.rglob("*.py"))
+            if path.parts[-2] not in ("store", "race")
+            and (found := sorted(finish_decisions(path.read_text(encoding="utf-8"))))}
+    # RoomService.finish_if_done: the rules' race_over, then the store's atomic guard
+    assert uses == {"rooms/service.py": [".finish", "race_over", "race_over"]}
