@@ -1,9 +1,20 @@
 """The composition root: builds the store, the application layer, the
 handlers and the websocket server, and wires them. Nothing imports it.
 
-One move crosses the layers downward: net (server/net/connection.py reads
-the frame) -> handler (server/handlers/race.py) -> the move path
-(server/rooms/play.py, server/rooms/player.py) -> the game core and the store.
+One move stops in six server files from the socket to Redis and back (beside
+each, in brackets, what it calls on the way):
+
+1. server/net/connection.py reads the frame and decodes it (server/wire/protocol.py);
+2. server/handlers/endpoint.py hands a move straight to the move path (the
+   dispatch in server/handlers/__init__.py takes every other message);
+3. server/rooms/play.py checks it against the seat's game with the rules core
+   (server/game/) and the race's rules (server/race/rules.py);
+4. server/rooms/session.py holds that game: its state, version, seq and answers;
+5. server/store/rooms.py stores it with one script, pipelined with other
+   moves (server/store/batch.py), and back in play.py the session's view is
+   encoded (server/wire/viewcodec.py) and sent through the player
+   (server/rooms/player.py);
+6. server/net/outbox.py queues the answer and writes it to the socket.
 """
 
 from __future__ import annotations

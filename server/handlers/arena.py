@@ -8,7 +8,6 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ..ops.clock import now_ms
 from ..race.arena import Line
 from ..rooms.arenas import ArenaRunner, identity, runner_for
 from ..rooms.player import Player
@@ -25,7 +24,7 @@ def arena_id(text: str) -> str:
 
 
 async def _definition(runner: ArenaRunner, arena: str) -> dict[str, str]:
-    d = await runner.store.definition(arena)
+    d = await runner.definition(arena)
     if d is None:
         raise ProtocolError("no_arena", f"no arena has the id {arena!r}")
     return d
@@ -49,7 +48,7 @@ async def on_arena_join(player: Player, msg: dict[str, Any]) -> None:
     arena = arena_id(msg["id"])
     await player.can_leave()  # a race in progress first: it is not left for an arena
     d = await _definition(runner, arena)
-    now = now_ms()
+    now = runner.service.clock()
     if d.get("status") == "finished" or now >= int(d["ends_at"]):
         raise ProtocolError("arena_over", f"arena {arena} has ended")
     current = runner.member(player)
@@ -59,18 +58,18 @@ async def on_arena_join(player: Player, msg: dict[str, Any]) -> None:
         return
     who = identity(player)
     line = Line(who, player.name, claimed=player.identified is not None).dump()
-    answer = await runner.store.join(arena, who, line, now, int(d["max_players"]))
+    answer = await runner.join(arena, who, line, now, int(d["max_players"]))
     if answer != "ok":
         raise ProtocolError(answer, f"cannot join arena {arena}: {answer.replace('_', ' ')}")
     old = runner.arena_of.get(player)
     if old is not None and old != arena:
-        await runner.store.leave(old, who)
+        await runner.leave(old, who)
     member = runner.add(player, arena, who)
     if player.code is not None:
         # back while still sitting in one of this arena's races (its results on
         # screen): that room is the arena's, not one it went to by itself, so it
         # is available for the next pairing like a member who never left
-        room = await runner.service.store.room(player.code)
+        room = await runner.service.room(player.code)
         if room is not None and room.arena == arena:
             member.room = player.code
     await runner.push(arena, [member], force=True)
@@ -82,9 +81,9 @@ async def on_arena_leave(player: Player, msg: dict[str, Any]) -> None:
     arena = runner.arena_of.get(player)
     if member is None or arena is None:
         raise ProtocolError("not_in_arena", "this connection is in no arena")
-    await runner.store.leave(arena, member.who)
+    await runner.leave(arena, member.who)
     runner.remove(player)
-    d = await runner.store.definition(arena)
+    d = await runner.definition(arena)
     if d is not None:
         player.send(runner.for_member(await runner.standing(d, [member.who]), member.who, False))
 

@@ -13,7 +13,7 @@ from typing import Any
 
 from ..rooms.player import Player
 from ..rooms.service import RoomService
-from ..store.rooms import StoreUnavailable
+from ..wire.errors import StoreUnavailable
 from ..wire.protocol import ProtocolError
 
 log = logging.getLogger("patience.bots")
@@ -21,7 +21,7 @@ log = logging.getLogger("patience.bots")
 
 async def on_add_bot(player: Player, msg: dict[str, Any]) -> None:
     code = player.need_room()
-    room = await player.service.store.room(code)
+    room = await player.service.room(code)
     if room is None:
         raise ProtocolError("no_room", f"room {code} has expired")
     # the creator holds seat 1 (create joins it first); a daily room is never shared
@@ -41,7 +41,7 @@ async def fill_quick(service: RoomService, code: str) -> None:
         return
     await asyncio.sleep(settings.quick_bot_s)
     try:
-        room = await service.store.room(code)
+        room = await service.room(code)
         if room is None or room.phase != "lobby":
             return
         seated = [p for p in room.players if not p.left]

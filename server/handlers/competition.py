@@ -9,9 +9,9 @@ import secrets
 from typing import Any
 
 from ..game.variants import get_rules, variant_ids
+from ..rooms.competition import DAILY_KEPT_S
 from ..rooms.player import Player, clean_name, token_hash
 from ..rooms.service import RoomService
-from ..store.boards import DAILY_TTL_S
 from ..wire.protocol import ProtocolError
 from .common import spend_claim, spend_room, variant_id
 
@@ -22,7 +22,7 @@ DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}", re.ASCII)
 async def check_name(service: RoomService, name: str, key: str | None) -> str | None:
     """The claimed name a key proves, or None for a guest's (unclaimed) name;
     a claimed name with a wrong or missing key is refused."""
-    stored = await service.boards.key_hash(name)
+    stored = await service.competition.name_key_hash(name)
     if stored is None:
         return None
     if key is None or not hmac.compare_digest(stored, token_hash(key)):
@@ -37,13 +37,13 @@ async def on_claim(player: Player, msg: dict[str, Any]) -> None:
     spend_claim(player)
     key = secrets.token_urlsafe(24)
     service = player.service
-    if not await service.boards.claim(name, token_hash(key), service.clock(),
-                                      service.settings.name_ttl_days):
+    if not await service.competition.claim_name(name, token_hash(key),
+                                                service.settings.name_ttl_days):
         raise ProtocolError("name_taken", f"the name {name!r} is already claimed")
     player.identified = player.name = name
     today = service.competition.today()
-    await service.boards.adopt_attempts(today, variant_ids(), name, player.device,
-                                        {v for d, v in player.practised if d == today})
+    await service.competition.adopt_attempts(today, variant_ids(), name, player.device,
+                                             {v for d, v in player.practised if d == today})
     player.send({"t": "claimed", "name": name, "key": key})
 
 
@@ -65,8 +65,8 @@ async def on_daily(player: Player, msg: dict[str, Any]) -> None:
     # Every attempt counts against the client's install (guests' too), and a
     # name's is ranked only if it is the first of the name and of the install:
     # practice as a guest, then claim, and the deal has been seen (docs/reference/protocol.md).
-    names, devices = await service.boards.start_attempt(date, variant, player.identified,
-                                                        player.device)
+    names, devices = await service.competition.start_attempt(date, variant, player.identified,
+                                                             player.device)
     ranked = player.identified is not None and names == 1 and devices <= 1
     if player.identified is None:
         player.practised.add((date, variant))
@@ -89,7 +89,7 @@ def board_date(asked: str | None, today: str) -> str:
         day = dt.date.fromisoformat(asked) if DATE.fullmatch(asked) else None
     except ValueError:
         day = None
-    first = dt.date.fromisoformat(today) - dt.timedelta(seconds=DAILY_TTL_S - 86_400)
+    first = dt.date.fromisoformat(today) - dt.timedelta(seconds=DAILY_KEPT_S - 86_400)
     if day is None or not first <= day <= dt.date.fromisoformat(today):
         raise ProtocolError("bad_field", f"board: date is a day from {first} to {today} (YYYY-MM-DD)")
     return asked
@@ -108,18 +108,18 @@ async def on_board(player: Player, msg: dict[str, Any]) -> None:
             raise ProtocolError("bad_field", "board: a daily board needs a variant")
         date = board_date(msg.get("date"), service.competition.today())
         total_cards = get_rules(variant).spec.total_cards
-        out["entries"], out["total"] = await service.boards.board_page(date, variant, offset, limit,
-                                                                       total_cards)
+        out["entries"], out["total"] = await service.competition.daily_board(
+            date, variant, offset, limit, total_cards)
         out["date"] = date
         board = f"daily:{date}:{variant}"
     elif kind == "rating":
-        out["entries"], out["total"] = await service.boards.alltime_page("rating", offset, limit)
+        out["entries"], out["total"] = await service.competition.alltime_board("rating", offset, limit)
         board = "rating"
     else:
         if variant is None:
             raise ProtocolError("bad_field", "board: the wins board needs a variant")
-        out["entries"], out["total"] = await service.boards.alltime_page(f"daily-wins:{variant}",
-                                                                         offset, limit)
+        out["entries"], out["total"] = await service.competition.alltime_board(
+            f"daily-wins:{variant}", offset, limit)
         board = f"wins:{variant}"
     service.watch_board(player.outbox, board)
     player.send(out)

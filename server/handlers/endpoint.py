@@ -17,7 +17,7 @@ from typing import Any, Protocol
 
 from ..rooms.play import play
 from ..rooms.player import Player
-from ..store.rooms import StoreUnavailable
+from ..wire.errors import StoreUnavailable
 from ..wire.protocol import ProtocolError
 
 log = logging.getLogger("patience.server")

@@ -13,7 +13,7 @@ async def on_ghost(player: Player, msg: dict[str, Any]) -> None:
     """A room of one on the deal of a finished game, with that game's player as the ghost."""
     service = player.service
     code = asked_code(player, msg["code"])  # a code guessed costs the address a wait
-    source = await service.store.room(code)
+    source = await service.room(code)
     if source is None:
         raise join_failed(player, code)
     n = ghost.pick_player(source, msg.get("player")) if source.phase == "finished" else 1
@@ -26,7 +26,7 @@ async def on_ghost(player: Player, msg: dict[str, Any]) -> None:
     await player.join(new)
     player.send(run.describe(new))
     # one player, ready by asking (like a solo game): the countdown starts now
-    _, starts_at, ends_at = await service.store.set_ready(new, player.n, True)
+    _, starts_at, ends_at = await service.ready(new, player.n)
     await player.publish_room(new)
     ghost.start(player, new, run, starts_at, ends_at)
 

@@ -14,7 +14,6 @@ from typing import Any
 
 from ..game import engine
 from ..game.variants import specs
-from ..ops.clock import now_ms
 from ..race.rows import PlayerRow
 from ..rooms.play import play
 from ..rooms.player import Player, clean_name, token_hash
@@ -43,7 +42,7 @@ def parse_token(token: str) -> tuple[str, int, str]:
 
 
 async def on_ping(player: Player, msg: dict[str, Any]) -> None:
-    player.send({"t": "pong", "server_time": now_ms()})
+    player.send({"t": "pong", "server_time": player.service.clock()})
 
 
 async def on_hello(player: Player, msg: dict[str, Any]) -> None:
@@ -55,16 +54,17 @@ async def on_hello(player: Player, msg: dict[str, Any]) -> None:
     token = msg.get("token")
     if token:
         code, n, secret = parse_token(token)
-        stored = await player.service.store.token_hash(code, n)
+        stored = await player.service.seat_token_hash(code, n)
         if stored is None or not hmac.compare_digest(stored, token_hash(secret)):
             raise ProtocolError("bad_token", "the resume token is unknown or expired")
     if identified is not None:  # accepted: a name in use stays claimed (docs/reference/storage.md)
-        await player.service.boards.touch_name(identified, player.service.settings.name_ttl_days)
+        await player.service.competition.touch_name(identified,
+                                                   player.service.settings.name_ttl_days)
     player.name, player.identified = name, identified
     # the install id is kept hashed: it is the client's secret, only counted here
     player.device = token_hash(msg["device"]) if msg.get("device") else None
     player.hello = True
-    player.send({"t": "welcome", "proto": PROTOCOL_VERSION, "server_time": now_ms(),
+    player.send({"t": "welcome", "proto": PROTOCOL_VERSION, "server_time": player.service.clock(),
                  "resumed": bool(token), "identified": player.identified,
                  "server_id": player.service.competition.server_id,
                  "variants": [spec.listing() for spec in specs()]})
@@ -83,13 +83,13 @@ async def on_create(player: Player, msg: dict[str, Any]) -> None:
     if not private:
         # an open room is one a quick race may join: listed before its host hears
         # "joined", so a quick race asked for after that finds it
-        await service.store.add_quick(variant, code)
+        await service.list_quick(variant, code)
     try:
         await player.join(code)
     except Exception:
         if not private:  # nobody took it: off the list (best effort; a lobby's TTL ends it anyway)
             with contextlib.suppress(Exception):
-                await service.store.remove_quick(variant, code)
+                await service.unlist_quick(variant, code)
         raise
 
 
@@ -97,13 +97,13 @@ async def on_join(player: Player, msg: dict[str, Any]) -> None:
     code = asked_code(player, msg["code"])
     await player.can_leave()
     # the target first: a refused join leaves the player where it was
-    room = await player.service.store.room(code)
+    room = await player.service.room(code)
     if room is None:
         raise join_failed(player, code)
     if not player.holds_seat_in(room):  # else this join takes its own seat over
         if room.phase != "lobby":
             raise ProtocolError("room_started", f"cannot join room {code}: room started")
-        grace, now = player.service.store.lobby_grace_ms, now_ms()
+        grace, now = player.service.lobby_grace_ms, player.service.clock()
         taken = [p for p in room.players if not free_seat(p, grace, now)]
         if code != player.code and len(taken) >= room.max:
             raise ProtocolError("room_full", f"cannot join room {code}: room full")
@@ -116,24 +116,23 @@ async def on_quick(player: Player, msg: dict[str, Any]) -> None:
     check_room_budget(player)  # it may open one, after leaving: refuse before that
     await player.leave_current()
     service = player.service
-    store = service.store
-    for code in await store.quick_candidates(variant):
+    for code in await service.quick_candidates(variant):
         try:
             await player.join(code)
             return
         except ProtocolError:
-            await store.remove_quick(variant, code)
+            await service.unlist_quick(variant, code)
     player.limits.take_room()
     code = await service.open_room(variant, service.new_deal(), service.settings.quick_size,
                                    private=False)
-    await store.add_quick(variant, code)
+    await service.list_quick(variant, code)
     await player.join(code)
     player.spawn(fill_quick(service, code))  # nobody comes: a bot does (ends with this connection)
 
 
 async def on_ready(player: Player, msg: dict[str, Any]) -> None:
     code = player.need_room()
-    started, _, _ = await player.service.store.set_ready(code, player.n, True)
+    started, _, _ = await player.service.ready(code, player.n)
     await player.publish_room(code)
     if started:
         log.info("race scheduled", extra=player.log_extra())
@@ -144,9 +143,9 @@ async def on_leave(player: Player, msg: dict[str, Any]) -> None:
         await player.stop_watching()
         return
     player.need_room()
-    if player.state is not None and player.status == engine.IN_PROGRESS:
-        await play(player, player.last_seq + 1, "resign", player.v)
-    room = await player.service.store.room(player.need_room())
+    if player.game.state is not None and player.game.status == engine.IN_PROGRESS:
+        await play(player, player.game.last_seq + 1, "resign", player.game.v)
+    room = await player.service.room(player.need_room())
     if room is not None and room.phase == "finished" and not room.daily and not room.arena \
             and not room.rematch:
         await player.service.rematch_vote(room, player.n, False)  # leaving the results declines

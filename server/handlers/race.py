@@ -13,7 +13,7 @@ async def on_move(player: Player, msg: dict[str, Any]) -> None:
 
 
 async def on_resign(player: Player, msg: dict[str, Any]) -> None:
-    await play(player, msg["seq"], "resign", player.v)
+    await play(player, msg["seq"], "resign", player.game.v)
 
 
 HANDLERS = {"move": on_move, "resign": on_resign}

@@ -20,14 +20,14 @@ async def on_replay(player: Player, msg: dict[str, Any]) -> None:
     if msg.get("code") is not None:
         # a code typed by the client: the same wait after unknown codes as join and watch
         code = asked_code(player, msg["code"])
-        room = await service.store.room(code)
+        room = await service.room(code)
         if room is None:
             raise join_failed(player, code)
     else:
         current = player.code or (player.spectating.code if player.spectating is not None else None)
         if current is None:
             player.need_room()  # refuses: neither seated nor watching, and no code given
-        room = await service.store.room(current or "")
+        room = await service.room(current or "")
     room = await public_room(service, room, "a replay is available")
     n = msg.get("player", player.n or 1)
     game = await replayed(service, room, n)

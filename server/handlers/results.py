@@ -6,7 +6,6 @@ from typing import Any
 
 from ..race.rows import RoomRow
 from ..rooms.player import Player
-from ..store.arenas import arena_over
 from ..wire.protocol import ProtocolError
 
 
@@ -15,7 +14,7 @@ async def _finished_room(player: Player, what: str) -> RoomRow:
     code = player.code or (player.spectating.code if player.spectating is not None else None)
     if code is None:
         player.need_room()  # refuses: neither seated nor watching
-    room = await player.service.store.room(code or "")
+    room = await player.service.room(code or "")
     if room is None or room.phase != "finished":
         raise ProtocolError("no_results", f"{what} once the race has results")
     return room
@@ -27,13 +26,13 @@ async def on_record(player: Player, msg: dict[str, Any]) -> None:
     code = room.code
     if room.daily and service.competition.today() <= room.daily:
         raise ProtocolError("no_results", "a daily game's record is available once the day is over")
-    if room.arena and not await service.store._guard(arena_over(service.redis, room.arena)):
+    if room.arena and not await service.arena_over(room.arena):
         # its round's other races play the same deal: the record would show it
         raise ProtocolError("no_results", "an arena race's record is available once the arena is over")
     n = msg.get("player", player.n)
     if room.player(n) is None:
         raise ProtocolError("bad_field", f"room {code} has no player {n}")
-    moves = await service.store.moves(code, n)
+    moves = await service.moves(code, n)
     record = {"variant": room.variant, "deal": room.deal, "deal_version": "deal_v1",
               "moves": [t for _, t in moves], "ms": [ms for ms, _ in moves]}
     player.send({"t": "record", "player": n, "record": record})

@@ -27,7 +27,7 @@ _thinking: set[str] = set()  # players (connection ids) with a hint in the works
 
 
 async def _solo_room(player: Player, what: str) -> RoomRow:
-    room = await player.service.store.room(player.need_room())
+    room = await player.service.room(player.need_room())
     if room is None or not room.solo:
         raise ProtocolError("solo_only", f"{what} only in solo play (8 in the lobby), never in a race "
                             "or the daily")
@@ -46,7 +46,7 @@ async def on_solo(player: Player, msg: dict[str, Any]) -> None:
     await player.join(code)
     # one player, ready by asking: the countdown starts now (the ready script
     # schedules the start once every seated player is ready)
-    await service.store.set_ready(code, player.n, True)
+    await service.ready(code, player.n)
     await player.publish_room(code)
 
 
@@ -56,10 +56,10 @@ async def on_undo(player: Player, msg: dict[str, Any]) -> None:
     room = await _solo_room(player, "undo is")
     seq = msg["seq"]
     history: list[State] = []
-    if seq != player.last_seq and player.state is not None:
+    if seq != player.game.last_seq and player.game.state is not None:
         # the positions still standing, from the stored log: the one before the
         # current one is what the undo goes back to
-        moves = await player.service.store.moves(room.code, player.n)
+        moves = await player.service.moves(room.code, player.n)
         history = positions(engine.new_game(room.variant, room.deal), [t for _, t in moves],
                             engine.IN_PROGRESS)
 
@@ -79,10 +79,10 @@ async def on_hint(player: Player, msg: dict[str, Any]) -> None:
     """Ask the solver for a move that keeps the game winnable; the answer
     (a ``hint`` message) comes when it is found, other messages meanwhile."""
     await _solo_room(player, "hints are")
-    state, v = player.state, player.v
+    state, v = player.game.state, player.game.v
     if state is None:
         raise ProtocolError("not_started", "the game has not started yet")
-    if player.status != engine.IN_PROGRESS:
+    if player.game.status != engine.IN_PROGRESS:
         raise ProtocolError("game_over", "your game has ended")
     if player.id in _thinking:
         raise ProtocolError("hint_busy", "a hint is already being worked out")

@@ -14,7 +14,7 @@ async def on_watch(player: Player, msg: dict[str, Any]) -> None:
     code = asked_code(player, msg["code"])  # a code guessed costs the address a wait
     await player.can_leave()
     service = player.service
-    room = await service.store.room(code)
+    room = await service.room(code)
     if room is None:
         raise join_failed(player, code)
     watching = sum(1 for m in service.hub.members(code) if isinstance(m, Spectator))

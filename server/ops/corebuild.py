@@ -39,7 +39,7 @@ SERVER_COMPILED: tuple[str, ...] = (
     "server.net.connection", "server.net.frames", "server.net.outbox", "server.net.sansio",
     "server.net.sansio_server",
     "server.rooms.hub", "server.rooms.play", "server.rooms.player", "server.rooms.progress",
-    "server.rooms.verdicts",
+    "server.rooms.session", "server.rooms.verdicts",
     "server.handlers.endpoint",
 )
 PURE_ENV: str = "PATIENCE_PURE"

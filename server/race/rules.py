@@ -150,6 +150,14 @@ def all_done(room: RoomRow) -> bool:
     return all(p.status != IN_PROGRESS or p.left for p in room.players)
 
 
+def race_over(room: RoomRow, now: int) -> bool:
+    """A race still racing whose games are all over, or whose clock ran out at
+    ``now``: what the application layer's one finish path decides on
+    (``RoomService.finish_if_done``; the store's FINISH script checks the same
+    again, atomically)."""
+    return room.phase == "racing" and (now >= room.ends_at or all_done(room))
+
+
 def cards_conserved(before: State, after: State) -> bool:
     """A move kept every card in play exactly as often as before. Only the piles
     it changed are compared: an unchanged pile is the very same tuple, so by

@@ -35,7 +35,7 @@ from ..ops.config import ConfigError, Settings
 from ..race import arena as arena_rules
 from ..race.arena import Line, ScheduleError, parse_schedule
 from ..store.arenas import ArenaStore
-from ..store.rooms import StoreUnavailable
+from ..wire.errors import StoreUnavailable
 from ..wire.protocol import ProtocolError, error
 from .player import Player
 from .service import RoomService
@@ -192,7 +192,7 @@ class ArenaRunner:
             if phase is not None and phase != "finished":
                 going += 1
                 if phase == "racing" and now > ends_at + 1000:
-                    await self.service.maybe_finish(code)  # its players' process may be gone
+                    await self.service.finish_if_done(code)  # its players' process may be gone
                 continue
             room = await self.service.store.room(code)
             ranking: list[dict[str, Any]] = []
@@ -232,6 +232,17 @@ class ArenaRunner:
             await service.store.start_reserved(code, len(group), starts_at,
                                                starts_at + int(d["race_ms"]))
             log.info("arena race paired", extra={"arena": arena, "room": code})
+
+    # -- what the handlers ask of the stored arenas (they never reach the store) --------
+    async def definition(self, arena: str) -> dict[str, str] | None:
+        return await self.store.definition(arena)
+
+    async def join(self, arena: str, who: str, line: str, now: int, max_players: int) -> str:
+        """``who`` joins with its line (kept if it had one): "ok", else the refusal's code."""
+        return await self.store.join(arena, who, line, now, max_players)
+
+    async def leave(self, arena: str, who: str) -> bool:
+        return await self.store.leave(arena, who)
 
     # -- members connected here -----------------------------------------------------------
     def add(self, player: Player, arena: str, who: str) -> Member:

@@ -22,12 +22,14 @@ from ..game.variants import get_rules
 from ..race.daily import DailyDeal, choose_daily, commitment, day_bounds_ms, day_number, share_line, utc_day
 from ..race.rows import RoomRow
 from ..race.rules import one_seat_each
-from ..store.boards import BoardStore
+from ..store.boards import DAILY_TTL_S, BoardStore
 from ..store.rooms import RoomStore
 
 log = logging.getLogger("patience.competition")
 
 Clock = Callable[[], int]
+
+DAILY_KEPT_S = DAILY_TTL_S  # how long a day's board is kept: older days are not asked for
 
 
 def _solve(variant: str, deal: str, budget: int) -> Any:
@@ -111,6 +113,33 @@ class Competition:
                                 "salt": past.salt, "commitment": past.commitment, "par": past.par,
                                 "check": commitment(past.deal, past.salt) == past.commitment}
         return out
+
+    # -- names and boards, as the handlers ask for them (they never reach the store) ---
+    async def name_key_hash(self, name: str) -> str | None:
+        """The hash of a claimed name's key; None for a name nobody claimed."""
+        return await self.boards.key_hash(name)
+
+    async def claim_name(self, name: str, keyhash: str, ttl_days: int) -> bool:
+        return await self.boards.claim(name, keyhash, self.clock(), ttl_days)
+
+    async def touch_name(self, name: str, ttl_days: int) -> None:
+        await self.boards.touch_name(name, ttl_days)
+
+    async def adopt_attempts(self, date: str, variants: list[str], name: str,
+                             device: str | None, seen: set[str]) -> None:
+        await self.boards.adopt_attempts(date, variants, name, device, seen)
+
+    async def start_attempt(self, date: str, variant: str, name: str | None,
+                            device: str | None) -> tuple[int, int]:
+        return await self.boards.start_attempt(date, variant, name, device)
+
+    async def daily_board(self, date: str, variant: str, offset: int, limit: int,
+                          total_cards: int) -> tuple[list[dict[str, Any]], int]:
+        return await self.boards.board_page(date, variant, offset, limit, total_cards)
+
+    async def alltime_board(self, board: str, offset: int,
+                            limit: int) -> tuple[list[dict[str, Any]], int]:
+        return await self.boards.alltime_page(board, offset, limit)
 
     # -- after a race ------------------------------------------------------------
     async def verified_records(self, room: RoomRow, players: set[int]) -> dict[int, dict[str, Any]]:

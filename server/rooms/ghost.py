@@ -31,11 +31,10 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from ..game import engine
-from ..ops.clock import now_ms
 from ..race.rows import RoomRow
 from ..race.rules import progress_message, ranking, shown_names
 from ..store import keys
-from ..store.rooms import StoreUnavailable
+from ..wire.errors import StoreUnavailable
 from ..wire.protocol import ProtocolError, encode
 from .player import Player
 from .replays import Replayed, public_room, replayed, seat_of
@@ -112,7 +111,7 @@ async def run(player: Player, code: str, ghost: Ghost, starts_at: int, ends_at: 
     """Send the ghost's progress at its times until the race ends for its racer."""
     total = ghost.total
     # where the ghost is now: the start, or (on a resume) the last entry its clock has passed
-    now = now_ms()
+    now = player.clock()
     done = sum(1 for ms, _, _ in ghost.marks if starts_at + ms <= now)
     if done:
         _, fc, status = ghost.marks[done - 1]
@@ -126,8 +125,9 @@ async def run(player: Player, code: str, ghost: Ghost, starts_at: int, ends_at: 
         at = starts_at + ms
         if at >= ends_at:
             return
-        await asyncio.sleep(max(0, at - now_ms()) / 1000)
-        if player.code != code or (player.state is not None and player.status != engine.IN_PROGRESS):
+        await asyncio.sleep(max(0, at - player.clock()) / 1000)
+        game = player.game
+        if player.code != code or (game.state is not None and game.status != engine.IN_PROGRESS):
             return  # left the room, or the racer's game is over: the race is decided
         player.outbox.send_progress(GHOST_PLAYER, encode(progress_message(
             GHOST_PLAYER, status, fc, total, i)))
@@ -148,7 +148,7 @@ def stop(player: Player) -> None:
 async def _guarded(player: Player, code: str, ghost: Ghost, starts_at: int, ends_at: int) -> None:
     # bounded whatever happens: never past the race's end (and a little slack)
     with contextlib.suppress(TimeoutError):
-        async with asyncio.timeout(max(0, ends_at - now_ms()) / 1000 + 1):
+        async with asyncio.timeout(max(0, ends_at - player.clock()) / 1000 + 1):
             try:
                 await run(player, code, ghost, starts_at, ends_at)
             except asyncio.CancelledError:

@@ -15,12 +15,12 @@ from ..game import engine
 from ..game.dead import known_verdict, raises_count
 from ..game.moves import BadMove, GameOver, IllegalMove, Move, parse
 from ..game.state import State
-from ..ops.clock import now_ms
 from ..ops.metrics import ACCEPTED, MOVES_REJECTED
 from ..race.rules import encode_progress
 from ..wire.protocol import ProtocolError, encode, error
 from . import verdicts
 from .player import Player
+from .session import GameSession, Proof
 
 log = logging.getLogger("patience.play")
 
@@ -38,47 +38,48 @@ Step = Callable[[State, str, str], State]
 async def play(player: Player, seq: int, text: str, v: int, step: Step = engine.play) -> None:
     # one writer per game: a verdict that lands late (server/rooms/verdicts.py) waits
     # for the move in hand, from its check to its store
-    lock = player.write_lock
+    game = player.game
+    lock = game.write_lock
     if not lock.try_acquire():  # free nearly always: no coroutine then
         await lock.acquire()
     try:
-        await _play(player, seq, text, v, step)
+        await _play(player, game, seq, text, v, step)
     finally:
         lock.release()
 
 
-async def _play(player: Player, seq: int, text: str, v: int, step: Step) -> None:
+async def _play(player: Player, game: GameSession, seq: int, text: str, v: int, step: Step) -> None:
     code = player.need_room()
-    if seq == player.last_seq and player.last_answer:
-        for payload in player.last_answer:  # the same seq gets the same answer
+    if seq == game.last_seq and game.last_answer:
+        for payload in game.last_answer:  # the same seq gets the same answer
             player.send_bytes(payload)
         return
-    if seq == player.last_seq and player.state is not None:
+    if seq == game.last_seq and game.state is not None:
         # Accepted before this connection (the stored seq came with a resume):
         # that move made the current position, so its view is the same answer.
-        player.last_answer = [player.send_view(seq)]
+        game.last_answer = [player.send_view(seq)]
         return
-    if seq < player.last_seq:
-        raise ProtocolError("stale_seq", f"seq {seq} is older than the last one ({player.last_seq})")
-    now = now_ms()
-    if player.state is None or now < player.starts_at:
+    if seq < game.last_seq:
+        raise ProtocolError("stale_seq", f"seq {seq} is older than the last one ({game.last_seq})")
+    now = player.clock()
+    if game.state is None or now < game.starts_at:
         raise ProtocolError("not_started", "the race has not started yet")
     service = player.service
-    if now >= player.ends_at:
-        await service.maybe_finish(code)
+    if now >= game.ends_at:
+        await service.finish_if_done(code)
         raise ProtocolError("race_over", "the race clock has run out")
-    if v != player.v:
-        player.send(error("stale_version", f"the position is at version {player.v}, not {v}", seq))
+    if v != game.v:
+        player.send(error("stale_version", f"the position is at version {game.v}, not {v}", seq))
         player.send_view(seq)
         return
-    state = player.state
+    state = game.state
     try:
-        new_state = step(state, text, player.status)
+        new_state = step(state, text, game.status)
     except (BadMove, IllegalMove, GameOver) as exc:
         code_ = _ENGINE_ERRORS[type(exc)]
         MOVES_REJECTED.labels(code_).inc()
         answer = encode(error(code_, str(exc), seq))
-        player.last_seq, player.last_answer = seq, [answer]
+        game.last_seq, game.last_answer = seq, [answer]
         player.send_bytes(answer)
         return
     if not service.conserved(state, new_state):
@@ -87,19 +88,19 @@ async def _play(player: Player, seq: int, text: str, v: int, step: Step) -> None
         raise ProtocolError("internal", "this game failed a consistency check and is frozen")
     status, moves, needs_search = engine.status_before_search(new_state)
     # a position that can go back to one proven alive is alive: no search
-    inferred = needs_search and step is engine.play and comes_back(player.alive, state, new_state,
+    inferred = needs_search and step is engine.play and comes_back(game.alive, state, new_state,
                                                                      text, moves)
     needs_search = needs_search and not inferred
-    covered = needs_search and step is engine.play and verdicts.covered(player, new_state)
+    covered = needs_search and step is engine.play and verdicts.covered(game, new_state)
     verdict = None
     if needs_search and not covered:
         status, moves, verdict = await service.search(new_state, moves)
-    if player.code != code or player.state is not state:
+    if player.code != code or game.state is not state:
         # the player left, or its state was rebuilt, while the search ran
         raise ProtocolError("stale_version", "the position changed: send the move again")
     fc = engine.foundation_cards(new_state)
 
-    n, total = player.n, player.total_cards  # as they are now, whenever it is encoded
+    n, total = player.n, game.total_cards  # as they are now, whenever it is encoded
 
     def progress() -> bytes:
         return encode_progress(n, status, fc, total, v + 1)
@@ -114,18 +115,18 @@ async def _play(player: Player, seq: int, text: str, v: int, step: Step) -> None
     if result == "ok":
         player.progress.accepted(code, player.n, fc, status, progress, with_move)
         ACCEPTED.inc()
-        player.state, player.v, player.status = new_state, stored_v, status
-        player.last_seq = seq
-        player.alive = (new_state, moves, inferred)  # for the next move's comes_back
+        game.state, game.v, game.status = new_state, stored_v, status
+        game.last_seq = seq
+        game.alive = (new_state, moves, inferred)  # for the next move's comes_back
         if verdict is not None:
             verdicts.follow(player, new_state, stored_v, verdict)  # answered before its verdict
-        elif covered and player.pending is not None:
-            player.pending.covered = True  # its verdict speaks for this position too
+        elif covered and game.pending is not None:
+            game.pending.covered = True  # its verdict speaks for this position too
         else:
-            verdicts.drop(player)  # judged on its own: an older verdict says nothing of it
-        player.last_answer = [player.send_view(seq, status, moves)]
+            game.drop_pending()  # judged on its own: an older verdict says nothing of it
+        game.last_answer = [player.send_view(seq, status, moves)]
         if status != engine.IN_PROGRESS:
-            await service.maybe_finish(code)
+            await service.finish_if_done(code)
         return
     player.progress.refused()
     if verdict is not None:
@@ -135,16 +136,14 @@ async def _play(player: Player, seq: int, text: str, v: int, step: Step) -> None
         await player.reload()
         if result == "stale":
             player.send(error("stale_version", "the position changed: here is the current one", seq))
-        player.last_seq = max(player.last_seq, seq) if result == "dup" else player.last_seq
+        game.last_seq = max(game.last_seq, seq) if result == "dup" else game.last_seq
         answer = player.send_view(seq)
         if result == "dup":
-            player.last_answer = [answer]
+            game.last_answer = [answer]
         return
     err = "race_over" if result == "too_long" else result
     raise ProtocolError(err, REFUSALS.get(result, result))
 
-
-Proof = tuple[State, list[Move], bool]
 
 
 def comes_back(proof: Proof | None, before: State, after: State, text: str, moves: list[Move]) -> bool:

@@ -1,9 +1,10 @@
 """One connected player: its seat, its game, and what its room tells it.
 
-A player holds its current game state so a move costs one engine check and
-one store script (server/moves.py). The store stays the truth: on any doubt
-(a version conflict, a resume, a restart, lost pub/sub) the player rebuilds
-its state from the stored room and move log.
+A player holds its seat's game (:class:`~server.rooms.session.GameSession`)
+so a move costs one engine check and one store script (server/rooms/play.py).
+The store stays the truth: on any doubt (a version conflict, a resume, a
+restart, lost pub/sub) the player rebuilds that game from the stored room and
+move log.
 
 Everything the player is sent goes into its connection's outbox
 (server/net/outbox.py): nothing here waits for a socket.
@@ -16,27 +17,24 @@ import hashlib
 import logging
 import secrets
 import unicodedata
-from collections.abc import Coroutine
+from collections.abc import Callable, Coroutine
 from typing import Any
 
 from ..game import engine
 from ..game.records import positions
-from ..game.state import State
 from ..game.variants import get_rules
 from ..game.views import view
-from ..ops.aio import WriteLock
-from ..ops.clock import now_ms
 from ..ops.limits import ConnectionLimits, unlimited
 from ..race.rows import RoomRow
-from ..race.rules import all_done, phase_at, progress_message, room_message
-from ..store.rooms import RoomError, StoreUnavailable
+from ..race.rules import phase_at, progress_message, room_message
+from ..wire.errors import RoomError, StoreUnavailable
 from ..wire.protocol import CLOSE_NORMAL, MAX_NAME_CHARS, ProtocolError, encode, error
-from ..wire.viewcodec import ViewEncoder
 from .ports import Outbox
 from .progress import ProgressThrottle
 from .service import STORE_RETRY_S, RoomService
+from .session import GameSession
 from .spectator import Spectator
-from .verdicts import PendingVerdict, drop, follow
+from .verdicts import follow
 
 log = logging.getLogger("patience.player")
 
@@ -56,6 +54,7 @@ class Player:
     def __init__(self, service: RoomService, outbox: Outbox,
                  limits: ConnectionLimits | None = None) -> None:
         self.service = service
+        self.clock: Callable[[], int] = service.clock  # the service's: one hop from the move path
         self.outbox = outbox
         self.limits = limits if limits is not None else unlimited()  # rooms, claims, joins
         self.id = secrets.token_hex(8)
@@ -67,25 +66,7 @@ class Player:
         self.code: str | None = None
         self.n = 0
         self.token = ""
-        self.variant = ""
-        self.total_cards = 0
-        self.deal = ""
-        self.starts_at = 0
-        self.ends_at = 0
-        self.state: State | None = None
-        self.status = engine.IN_PROGRESS  # of self.state, once there is one
-        self.v = 0
-        self.last_seq = -1
-        self.last_answer: list[bytes] = []
-        self.views = ViewEncoder()  # the view messages, from the last answer's pieces
-        # for the next move's dead-position check (server/rooms/play.py, comes_back):
-        # (the position, its legal moves, proven alive by comes_back); stale once
-        # the state is another object
-        self.alive: tuple[State, list[engine.Move], bool] | None = None
-        # a dead-position verdict still to come for this game (server/rooms/verdicts.py), and
-        # the lock that keeps it from landing between a move's check and its store
-        self.pending: PendingVerdict | None = None
-        self.write_lock = WriteLock()
+        self.game = GameSession()  # the seat's game: what the move path works on
         self.start_task: asyncio.Task[None] | None = None
         self.ghost: asyncio.Task[None] | None = None  # a ghost race's ghost (server/rooms/ghost.py)
         self._tasks: set[asyncio.Task[None]] = set()  # work started by room events
@@ -116,8 +97,8 @@ class Player:
         if self.code is None:
             return None
         room = await self.service.store.room(self.code)
-        if room is not None and phase_at(room, now_ms()) in ("countdown", "racing") \
-                and self.state is not None and self.status == engine.IN_PROGRESS:
+        if room is not None and phase_at(room, self.clock()) in ("countdown", "racing") \
+                and self.game.state is not None and self.game.status == engine.IN_PROGRESS:
             raise ProtocolError("already_in_room", "finish or resign the current race first")
         return room
 
@@ -154,20 +135,20 @@ class Player:
         if room is None:
             raise ProtocolError("no_room", f"room {code} has expired")
         self.code, self.n, self.token = code, n, token
-        self.variant, self.deal = room.variant, room.deal
-        self.total_cards = get_rules(room.variant).spec.total_cards
+        self.game.variant, self.game.deal = room.variant, room.deal
+        self.game.total_cards = get_rules(room.variant).spec.total_cards
         await self.service.attach(self)
         await store.set_player_fields(code, n, conn=self.id)
         # read again once the seat is ours: the room this player is shown has it connected
         room = await store.room(code) or room
         self.send({"t": "joined", "code": code, "player": n, "token": token})
-        self.send(room_message(room, now_ms()))
+        self.send(room_message(room, self.clock()))
         await self.sync_from_room(room)
         await store.publish(code, encode({"t": "_takeover", "player": n, "session": self.id}))
         # and every other player learns at once that this one is back (a resume
         # after a restart of either side would otherwise show it gone until the
         # next room change)
-        await store.publish(code, encode(room_message(room, now_ms())))
+        await store.publish(code, encode(room_message(room, self.clock())))
 
     async def detach(self) -> None:
         """Leave the room's membership: its start and room work end with it."""
@@ -180,10 +161,8 @@ class Player:
         if self.code is not None:
             await self.service.detach(self)
         self.progress.flush()  # a player leaving still shows its last count
-        drop(self)
-        self.code, self.n, self.state, self.v = None, 0, None, 0
-        self.status, self.alive = engine.IN_PROGRESS, None
-        self.last_seq, self.last_answer = -1, []
+        self.game.reset()
+        self.code, self.n = None, 0
 
     def holds_seat_in(self, room: RoomRow) -> bool:
         """This connection's claimed name already has a seat in ``room`` (joining
@@ -195,7 +174,7 @@ class Player:
     async def publish_room(self, code: str) -> None:
         room = await self.service.store.room(code)
         if room is not None:
-            await self.service.store.publish(code, encode(room_message(room, now_ms())))
+            await self.service.store.publish(code, encode(room_message(room, self.clock())))
 
     async def disconnected(self) -> None:
         """The connection ended: free the seat unless a newer connection has it."""
@@ -217,7 +196,7 @@ class Player:
                 return  # a newer connection holds the seat
             room = await store.room(code)
             if room is not None:
-                await store.publish(code, encode(room_message(room, now_ms())))
+                await store.publish(code, encode(room_message(room, self.clock())))
         except StoreUnavailable:
             pass
 
@@ -225,14 +204,14 @@ class Player:
     async def sync_from_room(self, room: RoomRow) -> None:
         """Bring this player up to the stored room: schedule or send the start,
         rebuild the game from the move log, replay the results."""
-        self.starts_at, self.ends_at = room.starts_at, room.ends_at
+        self.game.starts_at, self.game.ends_at = room.starts_at, room.ends_at
         if room.phase == "lobby":
             return
-        if room.phase == "racing" and now_ms() < room.starts_at:
+        if room.phase == "racing" and self.clock() < room.starts_at:
             self.schedule_start()
             return
         await self.reload()
-        if self.state is not None:
+        if self.game.state is not None:
             self.send_view(None)
         self.service.watch_clock(room)
         if room.phase == "finished" and room.results:
@@ -242,21 +221,21 @@ class Player:
         """Send the start when the countdown ends (at once if it already has).
         The task belongs to this room membership: detach() cancels it."""
         if self.code is not None and (self.start_task is None or self.start_task.done()):
-            self.start_task = asyncio.create_task(self._start_at(self.code, self.starts_at))
+            self.start_task = asyncio.create_task(self._start_at(self.code, self.game.starts_at))
 
     async def _start_at(self, code: str, starts_at: int) -> None:
-        await asyncio.sleep(max(0, starts_at - now_ms()) / 1000)
+        await asyncio.sleep(max(0, starts_at - self.clock()) / 1000)
         while True:  # Redis may be away at the start: the view still comes when it is back
             try:
                 room = await self.service.store.room(code)
                 if room is None or self.code != code:
                     return
-                if self.state is None:
+                if self.game.state is None:
                     await self.reload()
                 break
             except StoreUnavailable:
                 await asyncio.sleep(STORE_RETRY_S)
-        if self.code != code or self.state is None:
+        if self.code != code or self.game.state is None:
             return
         self.send_view(None)
         self.service.watch_clock(room)
@@ -268,30 +247,31 @@ class Player:
         # every stored move was accepted while its game was going on: each is
         # checked again, but no position needs a dead-game search on the way
         # (a solo game's log may hold undos: positions() takes them back)
-        state = positions(engine.new_game(self.variant, self.deal), [t for _, t in moves],
+        state = positions(engine.new_game(self.game.variant, self.game.deal), [t for _, t in moves],
                           engine.IN_PROGRESS)[-1]
         status, _, verdict = await self.service.check(state)
         if self.code != code:
             return  # left the room meanwhile
-        drop(self)  # a rebuilt game is judged afresh
-        self.status, self.state, self.v = status, state, len(moves)
+        game = self.game
+        game.drop_pending()  # a rebuilt game is judged afresh
+        game.status, game.state, game.v = status, state, len(moves)
         if verdict is not None:
-            follow(self, state, self.v, verdict)
+            follow(self, state, game.v, verdict)
         room = await self.service.store.room(code)
         if room is not None and (p := room.player(self.n)) is not None:
-            self.last_seq = p.seq
+            self.game.last_seq = p.seq
 
     def send_view(self, seq: int | None, status: str | None = None,
                   moves: list[engine.Move] | None = None) -> bytes:
-        assert self.state is not None
-        payload = self.views.encode(self.v, seq, self.state, status or self.status, moves)
+        payload = self.game.view_bytes(seq, status, moves)
         self.send_bytes(payload)
         return payload
 
     def view_now(self) -> dict[str, Any]:
         """What the player sees of its current position."""
-        assert self.state is not None
-        return view(self.state, self.status)
+        game = self.game
+        assert game.state is not None
+        return view(game.state, game.status)
 
     # -- events from the room channel -----------------------------------------------------------
     def on_room_event(self, message: dict[str, Any]) -> None:
@@ -308,9 +288,9 @@ class Player:
                 self.outbox.close(CLOSE_NORMAL, "this player connected again elsewhere")
         elif kind == "room":
             if message.get("phase") in ("countdown", "racing") and message.get("starts_at") \
-                    and self.state is None:
-                self.starts_at = int(message["starts_at"])
-                self.ends_at = int(message["ends_at"])
+                    and self.game.state is None:
+                self.game.starts_at = int(message["starts_at"])
+                self.game.ends_at = int(message["ends_at"])
                 self.schedule_start()
         elif kind == "rematch":
             self.send(message)
@@ -352,15 +332,14 @@ class Player:
         room = await self.service.store.room(code)
         if room is None or self.code != code:
             return
-        self.send(room_message(room, now_ms()))
+        self.send(room_message(room, self.clock()))
         if room.phase == "finished" and room.results:
             self.send_bytes(room.results)
-        elif room.phase == "racing" and self.state is None:
-            self.starts_at, self.ends_at = room.starts_at, room.ends_at
+        elif room.phase == "racing" and self.game.state is None:
+            self.game.starts_at, self.game.ends_at = room.starts_at, room.ends_at
             self.schedule_start()  # at once when the start passed during the outage
         total = get_rules(room.variant).spec.total_cards
         for p in room.players:
             if p.n != self.n:
                 self.send(progress_message(p.n, p.status, p.fc, total, p.v, p.conn))
-        if all_done(room):
-            await self.service.maybe_finish(code)
+        await self.service.finish_if_done(code, room)  # a finish missed meanwhile

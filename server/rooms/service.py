@@ -21,12 +21,13 @@ from typing import Protocol
 from redis.asyncio import Redis
 
 from ..game import engine
-from ..ops.clock import now_ms
 from ..ops.config import Settings
 from ..race.rows import RoomRow
-from ..race.rules import all_done, cards_conserved, results_message
+from ..race.rules import cards_conserved, race_over, results_message
+from ..store.arenas import arena_over
 from ..store.boards import BoardStore
-from ..store.rooms import RoomStore, StoreUnavailable
+from ..store.rooms import RoomStore
+from ..wire.errors import StoreUnavailable
 from ..wire.protocol import encode
 from .competition import Competition
 from .deadwork import DeadSearchWorker, WorkerUnavailable
@@ -59,14 +60,16 @@ class Seat(Protocol):
 
 
 class RoomService:
-    def __init__(self, settings: Settings, redis: Redis, clock: Callable[[], int] = now_ms) -> None:
+    def __init__(self, settings: Settings, redis: Redis, clock: Callable[[], int]) -> None:
         self.settings = settings
+        # the one clock of this layer (server ms): handed in by the composition root, so
+        # a test's clock decides a race's end, a start and a seat's absence here
         self.clock = clock
         self.redis = redis
         self.store = RoomStore(redis, race_ms=settings.race_seconds * 1000,
                                countdown_ms=settings.countdown_ms,
                                replicas=1 if settings.durability == "replica" else 0,
-                               lobby_grace_ms=settings.lobby_grace_ms)
+                               lobby_grace_ms=settings.lobby_grace_ms, clock=clock)
         self.boards = BoardStore(redis, self.store)
         self.competition = Competition(self.store, self.boards, settings.secret, clock,
                                        settings.daily_budget, settings.daily_tries)
@@ -217,6 +220,39 @@ class RoomService:
             with contextlib.suppress(Exception):
                 await member.resync()
 
+    # -- what the handlers read and write: they never reach the store themselves ---------
+    async def room(self, code: str) -> RoomRow | None:
+        return await self.store.room(code)
+
+    async def moves(self, code: str, n: int) -> list[tuple[int, str]]:
+        """Player ``n``'s move log: (ms into the race, move text) each."""
+        return await self.store.moves(code, n)
+
+    async def seat_token_hash(self, code: str, n: int) -> str | None:
+        return await self.store.token_hash(code, n)
+
+    async def ready(self, code: str, n: int) -> tuple[bool, int, int]:
+        """Player ``n`` is ready: (whether the race is now scheduled, its start, its end)."""
+        return await self.store.set_ready(code, n, True)
+
+    @property
+    def lobby_grace_ms(self) -> int:
+        return self.store.lobby_grace_ms
+
+    async def quick_candidates(self, variant: str) -> list[str]:
+        return await self.store.quick_candidates(variant)
+
+    async def list_quick(self, variant: str, code: str) -> None:
+        await self.store.add_quick(variant, code)
+
+    async def unlist_quick(self, variant: str, code: str) -> None:
+        await self.store.remove_quick(variant, code)
+
+    async def arena_over(self, arena: str) -> bool:
+        """The arena is finished (or gone): its races' deals may be shown."""
+        over: bool = await self.store._guard(arena_over(self.redis, arena))
+        return over
+
     # -- the race clock and the results ---------------------------------------------------
     def watch_clock(self, room: RoomRow) -> None:
         """End the race when its clock runs out, even if nobody moves."""
@@ -226,39 +262,48 @@ class RoomService:
         self._clocks[room.code] = asyncio.create_task(self._clock(room.code, room.ends_at))
 
     async def _clock(self, code: str, ends_at: int) -> None:
-        await asyncio.sleep(max(0, ends_at - now_ms()) / 1000 + 0.05)
+        await asyncio.sleep(max(0, ends_at - self.clock()) / 1000 + 0.05)
         while True:  # Redis may be away when the clock runs out: the results still come
             try:
-                await self.maybe_finish(code)
+                await self.finish_if_done(code)
                 break
             except StoreUnavailable:
                 await asyncio.sleep(STORE_RETRY_S)
         self._clocks.pop(code, None)
 
-    async def maybe_finish(self, code: str) -> None:
-        room = await self.store.room(code)
-        if room is None or room.phase != "racing":
-            return
-        if not all_done(room) and now_ms() < room.ends_at:
-            return
-        if await self.store.finish(code, len(room.players)):
+    async def finish_if_done(self, code: str, room: RoomRow | None = None) -> bool:
+        """End the race of room ``code`` if it is over on this service's clock:
+        the one place that decides it (:func:`~server.race.rules.race_over`).
+        Whatever may have ended a race comes here: a game's end (a move or a
+        verdict), a move after the clock, the race clock, a resync, the arena's
+        pairer. ``room``: the room as the caller just read it, if it did. The
+        store's FINISH script checks the same again, atomically, so of two
+        processes deciding at once one finishes. True if this call finished it."""
+        now = self.clock()
+        if room is None:
             room = await self.store.room(code)
-            assert room is not None
-            results = results_message(room)
-            identified = {p.n: p.ident for p in room.players if p.ident}
-            try:
-                results.update(await self.competition.after_race(room, results["ranking"], identified))
-            except StoreUnavailable:
-                raise
-            except Exception:  # boards and ratings must never hold back the results
-                log.exception("after-race bookkeeping failed", extra={"room": code})
-            changed = results.pop("board_changed", None)
-            payload = encode(results)
-            await self.store.set_meta_fields(code, results=payload)
-            await self.store.publish(code, payload)
-            log.info("race finished", extra={"room": code})
-            if changed:
-                await self.redis.publish(BOARDS_CHANNEL, str(changed))
+        if room is None or not race_over(room, now):
+            return False
+        if not await self.store.finish(code, len(room.players), now):
+            return False
+        room = await self.store.room(code)
+        assert room is not None
+        results = results_message(room)
+        identified = {p.n: p.ident for p in room.players if p.ident}
+        try:
+            results.update(await self.competition.after_race(room, results["ranking"], identified))
+        except StoreUnavailable:
+            raise
+        except Exception:  # boards and ratings must never hold back the results
+            log.exception("after-race bookkeeping failed", extra={"room": code})
+        changed = results.pop("board_changed", None)
+        payload = encode(results)
+        await self.store.set_meta_fields(code, results=payload)
+        await self.store.publish(code, payload)
+        log.info("race finished", extra={"room": code})
+        if changed:
+            await self.redis.publish(BOARDS_CHANNEL, str(changed))
+        return True
 
     # -- rematch ---------------------------------------------------------------------
     async def rematch_vote(self, room: RoomRow, n: int, accept: bool) -> None:

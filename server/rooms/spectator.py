@@ -11,7 +11,6 @@ from __future__ import annotations
 from typing import Any
 
 from ..game.variants import get_rules
-from ..ops.clock import now_ms
 from ..race.rows import RoomRow
 from ..race.rules import progress_message, room_message
 from ..wire.protocol import encode
@@ -41,7 +40,7 @@ class Spectator:
 
     def show(self, room: RoomRow) -> None:
         """The room as it is now: its phase, every player's counts, the results."""
-        self.outbox.send(encode(room_message(room, now_ms())))
+        self.outbox.send(encode(room_message(room, self.service.clock())))
         total = get_rules(room.variant).spec.total_cards
         for p in room.players:
             self.outbox.send(encode(progress_message(p.n, p.status, p.fc, total, p.v, p.conn)))

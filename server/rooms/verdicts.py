@@ -17,7 +17,7 @@ on its own, and the older verdict no longer concerns the game. When an alive
 verdict lands after such covered moves, the player's current position is
 judged in turn. At most one verdict is pending per player.
 
-Every write happens under the player's write lock (the move path holds it
+Every write happens under the game's write lock (the move path holds it
 too), and the store's script is guarded by the player's version, so a verdict
 never lands between a move's check and its store, nor on a game another
 connection has moved meanwhile.
@@ -31,48 +31,24 @@ from typing import Any, Protocol
 
 from ..game import engine
 from ..game.state import State
-from ..ops.aio import WriteLock
 from ..race.rules import encode_progress
-from ..store.rooms import StoreUnavailable
+from ..wire.errors import StoreUnavailable
 from ..wire.protocol import encode
 from .progress import ProgressThrottle
 from .service import RoomService
+from .session import GameSession, PendingVerdict
 
 log = logging.getLogger("patience.verdicts")
 
 
-class PendingVerdict:
-    """A verdict still to come for the position stored as version ``v``."""
-
-    __slots__ = ("state", "v", "fc", "verdict", "covered", "task")
-
-    def __init__(self, state: State, v: int, fc: int, verdict: asyncio.Future[bool | None]) -> None:
-        self.state, self.v, self.fc, self.verdict = state, v, fc, verdict
-        self.covered = False  # later moves were answered on the strength of it
-        self.task: asyncio.Task[None] | None = None
-
-    def drop(self) -> None:
-        """Forget it (the worker's search, if already running, ends on its own
-        and is still remembered as a verdict)."""
-        self.verdict.cancel()
-        if self.task is not None:
-            self.task.cancel()
-
-
 class Judged(Protocol):
-    """What a verdict needs of a player (server/rooms/player.py)."""
+    """What a verdict needs of a player (server/rooms/player.py): its seat's
+    game, and the ways to tell it and everybody."""
 
     service: RoomService
     code: str | None
     n: int
-    v: int
-    state: State | None
-    status: str
-    total_cards: int
-    last_seq: int
-    last_answer: list[bytes]
-    pending: PendingVerdict | None
-    write_lock: WriteLock
+    game: GameSession
     progress: ProgressThrottle
 
     def need_room(self) -> str: ...
@@ -85,28 +61,22 @@ class Judged(Protocol):
     def log_extra(self) -> dict[str, Any]: ...
 
 
-def covered(player: Judged, after: State) -> bool:
-    """Whether ``after``, reached by an ordinary move from the player's current
+def covered(game: GameSession, after: State) -> bool:
+    """Whether ``after``, reached by an ordinary move from the game's current
     position and in need of a search, may be answered without one: a verdict
     is pending for a position of the same region (no foundation card since)."""
-    pending = player.pending
+    pending = game.pending
     return pending is not None and engine.foundation_cards(after) == pending.fc
 
 
 def follow(player: Judged, state: State, v: int, verdict: asyncio.Future[bool | None]) -> None:
     """``state`` (stored as version ``v``) was answered before its verdict:
     apply the verdict when it lands."""
-    drop(player)
+    game = player.game
+    game.drop_pending()
     pending = PendingVerdict(state, v, engine.foundation_cards(state), verdict)
-    player.pending = pending
+    game.pending = pending
     pending.task = asyncio.create_task(_land(player, pending))
-
-
-def drop(player: Judged) -> None:
-    """The player's pending verdict no longer concerns its game."""
-    if player.pending is not None:
-        player.pending.drop()
-        player.pending = None
 
 
 async def _land(player: Judged, pending: PendingVerdict) -> None:
@@ -114,7 +84,7 @@ async def _land(player: Judged, pending: PendingVerdict) -> None:
     try:
         while True:
             is_dead = await pending.verdict
-            lock = player.write_lock
+            lock = player.game.write_lock
             await lock.acquire()
             try:
                 following = await _apply(player, pending, code, is_dead)
@@ -134,36 +104,38 @@ async def _land(player: Judged, pending: PendingVerdict) -> None:
 
 async def _apply(player: Judged, pending: PendingVerdict, code: str | None,
                  is_dead: bool | None) -> PendingVerdict | None:
-    """A verdict that landed, under the player's write lock; the verdict to wait
+    """A verdict that landed, under the game's write lock; the verdict to wait
     for next, if the position judged now needs one."""
-    if player.pending is not pending or player.code != code or player.state is None:
+    game = player.game
+    if game.pending is not pending or player.code != code or game.state is None:
         return None  # superseded, or the player left the game
-    player.pending = None
+    game.pending = None
     if is_dead:
         await _end(player, engine.DEAD, pending.v)
         return None
     if is_dead is None:
         return None  # the search outgrew the worker: no verdict, the game goes on
-    if player.state is pending.state or not pending.covered:
+    if game.state is pending.state or not pending.covered:
         return None  # the answer given stands, or later moves judged themselves
     # alive, and moves since relied on it: judge where the player is now
-    state = player.state
+    state = game.state
     status, _, verdict = await player.service.check(state)
     if verdict is None:
         if status != engine.IN_PROGRESS:
-            await _end(player, status, player.v)
+            await _end(player, status, game.v)
         return None
-    following = PendingVerdict(state, player.v, engine.foundation_cards(state), verdict)
-    player.pending = following
+    following = PendingVerdict(state, game.v, engine.foundation_cards(state), verdict)
+    game.pending = following
     return following
 
 
 async def _end(player: Judged, status: str, since_v: int) -> None:
     """Store the end of the player's game at its current version and tell everybody."""
-    code, state = player.need_room(), player.state
+    game = player.game
+    code, state = player.need_room(), game.state
     assert state is not None
-    fc, n, v = engine.foundation_cards(state), player.n, player.v
-    progress = encode_progress(n, status, fc, player.total_cards, v)
+    fc, n, v = engine.foundation_cards(state), player.n, game.v
+    progress = encode_progress(n, status, fc, game.total_cards, v)
     player.progress.send_with_move(fc, status)  # a status change always goes out
     try:
         result = await player.service.store.verdict(code, n, v, status, since_v, progress)
@@ -174,9 +146,9 @@ async def _end(player: Judged, status: str, since_v: int) -> None:
         player.progress.refused()
         return  # moved on elsewhere, or over already: the store's own answer stands
     player.progress.accepted(code, n, fc, status, lambda: progress, True)
-    player.status = status
+    game.status = status
     player.send_view(None)
     # a repeat of the last move's seq now gets the view that says so
-    player.last_answer = [encode({"t": "view", "v": v, "seq": player.last_seq,
-                                  "view": player.view_now()})]
-    await player.service.maybe_finish(code)
+    game.last_answer = [encode({"t": "view", "v": v, "seq": game.last_seq,
+                                "view": player.view_now()})]
+    await player.service.finish_if_done(code)

@@ -17,8 +17,9 @@ from redis.asyncio import Redis
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
+from ..wire.errors import StoreUnavailable
 from . import keys as room_keys
-from .rooms import RoomStore, StoreUnavailable, _int, _s
+from .rooms import RoomStore, _int, _s
 
 INDEX: Final = "arenas:index"  # sorted set: arena id -> its end (ms)
 INDEX_MAX: Final = 1000  # arenas indexed at most (the newest ends stay)

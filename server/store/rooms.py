@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import secrets
+from collections.abc import Callable
 from typing import Any, cast
 
 from redis.asyncio import Redis
@@ -18,6 +19,7 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 from ..ops.clock import now_ms
 from ..ops.metrics import ROUND_TRIPS
 from ..race.rows import PlayerRow, RoomRow
+from ..wire.errors import RoomError, StoreUnavailable
 from ..wire.protocol import MAX_PLAYERS
 from . import keys, lua
 from .batch import ScriptBatcher, pack_args
@@ -35,17 +37,6 @@ MOVE_FIXED_MAX = 20_000
 # still be joined by code, just not found by a quick race.
 QUICK_MAX = 1000
 
-
-class StoreUnavailable(Exception):
-    """Redis could not be reached; nothing was changed by this request."""
-
-
-class RoomError(Exception):
-    """A refusal from the store; ``code`` is a protocol error code."""
-
-    def __init__(self, code: str) -> None:
-        super().__init__(code)
-        self.code = code
 
 
 def _closed_transport(exc: RuntimeError) -> bool:
@@ -68,8 +59,12 @@ def _int(value: Any, default: int = 0) -> int:
 class RoomStore:
     def __init__(self, redis: Redis, *, race_ms: int, countdown_ms: int,
                  lobby_ttl_ms: int = HOUR_MS, finished_ttl_ms: int = 24 * HOUR_MS,
-                 max_moves: int = 5000, replicas: int = 0, lobby_grace_ms: int = 30_000) -> None:
+                 max_moves: int = 5000, replicas: int = 0, lobby_grace_ms: int = 30_000,
+                 clock: Callable[[], int] = now_ms) -> None:
         self.redis = redis
+        # the application layer's clock (RoomService.clock): the times stored and the
+        # times they are compared with come from one clock
+        self.clock = clock
         self.race_ms = race_ms
         self.countdown_ms = countdown_ms
         self.lobby_ttl_ms = lobby_ttl_ms
@@ -131,7 +126,7 @@ class RoomStore:
                 fields: dict[str, str | int] = {
                     "deal": deal, "max": max_players, "min": min_players,
                     "private": int(private), "phase": "lobby", "players": 0,
-                    "created": now_ms(), **extra}
+                    "created": self.clock(), **extra}
                 await self._guard(self.redis.hset(keys.meta(code), mapping=cast(Any, fields)))
                 await self._guard(self.redis.pexpire(keys.meta(code), self.lobby_ttl_ms))
                 return code
@@ -141,7 +136,7 @@ class RoomStore:
         """A seat for ``name``: (its number, whether it was ``who``'s seat already,
         taken over). ``who`` is the casefolded claimed name, '' for a guest."""
         seats = [keys.meta(code)] + keys.all_player_keys(code, MAX_PLAYERS)
-        res = await self._guard(self._join(seats, [name, tokhash, now_ms(), self.lobby_ttl_ms, who,
+        res = await self._guard(self._join(seats, [name, tokhash, self.clock(), self.lobby_ttl_ms, who,
                                                     self.lobby_grace_ms]))
         if int(res[0]) == 0:
             raise RoomError(_s(res[1]))
@@ -189,7 +184,7 @@ class RoomStore:
         for _ in range(MAX_PLAYERS + 1):
             count = _int(await self._guard(self.redis.hget(keys.meta(code), "players")))
             ks = [keys.meta(code)] + keys.all_player_keys(code, count)
-            res = await self._guard(self._ready(ks, [n, int(ready), now_ms(), self.countdown_ms,
+            res = await self._guard(self._ready(ks, [n, int(ready), self.clock(), self.countdown_ms,
                                                      self.race_ms, self.race_ttl_ms]))
             if int(res[0]) != -1:
                 return int(res[0]) == 1, int(res[1]), int(res[2])
@@ -197,7 +192,7 @@ class RoomStore:
 
     async def release_conn(self, code: str, n: int, session_id: str) -> bool:
         """Mark player ``n`` disconnected if connection ``session_id`` still holds the seat."""
-        return bool(await self._guard(self._release_conn([keys.player(code, n)], [session_id, now_ms()])))
+        return bool(await self._guard(self._release_conn([keys.player(code, n)], [session_id, self.clock()])))
 
     async def set_player_fields(self, code: str, n: int, **fields: str | int | bytes) -> None:
         await self._set_existing(keys.player(code, n), fields)
@@ -225,7 +220,7 @@ class RoomStore:
         """Seat these (name, claimed name) in a new room, in this order, before
         anyone joins it; each seat waits for its player (no token, not connected;
         past the lobby's grace period an absent player's seat goes to whoever joins)."""
-        now = now_ms()
+        now = self.clock()
         fc0 = _int(await self._guard(self.redis.hget(keys.meta(code), "fc0")))
         args: list[str | int] = [self.lobby_ttl_ms]
         for name, ident in seats:
@@ -244,7 +239,7 @@ class RoomStore:
         everyone is ready, the clock is set; the players take their seats while
         it counts down, and one who never comes simply times out."""
         ks = [keys.meta(code)] + keys.all_player_keys(code, count)
-        ttl = ends_at - now_ms() + HOUR_MS
+        ttl = ends_at - self.clock() + HOUR_MS
         await self._guard(self._start_reserved(ks, [starts_at, ends_at, ttl]))
 
     # -- moves -----------------------------------------------------------------
@@ -304,11 +299,14 @@ class RoomStore:
             out.append((int(ms), text))
         return out
 
-    async def finish(self, code: str, count: int) -> bool:
+    async def finish(self, code: str, count: int, now: int | None = None) -> bool:
+        """Finish the race if it is over at ``now`` (the caller's clock; else this
+        store's), atomically: False when it is not, or was finished already."""
+        at = self.clock() if now is None else now
         for _ in range(MAX_PLAYERS + 1):
             ks = ([keys.meta(code)] + keys.all_player_keys(code, count)
                   + [keys.log(code, n) for n in range(1, count + 1)])
-            res = int(await self._guard(self._finish(ks, [now_ms(), self.finished_ttl_ms])))
+            res = int(await self._guard(self._finish(ks, [at, self.finished_ttl_ms])))
             if res != -1:
                 return res == 1
             count = _int(await self._guard(self.redis.hget(keys.meta(code), "players")))
@@ -327,14 +325,14 @@ class RoomStore:
     async def quick_candidates(self, variant: str) -> list[str]:
         """The oldest open codes of a variant still young enough to be in their lobby."""
         rows = await self._guard(self.redis.zrangebyscore(
-            keys.quick(variant), now_ms() - self.lobby_ttl_ms, "+inf", start=0, num=10))
+            keys.quick(variant), self.clock() - self.lobby_ttl_ms, "+inf", start=0, num=10))
         return [_s(r) for r in rows]
 
     async def add_quick(self, variant: str, code: str) -> None:
         """Index an open room for quick races. The index is pruned as it is
         written: codes older than a lobby's lifetime go, at most QUICK_MAX stay,
         and the key lapses with its newest lobby."""
-        key, now = keys.quick(variant), now_ms()
+        key, now = keys.quick(variant), self.clock()
         await self._guard(self._index_add(
             [key], [code, now, now - self.lobby_ttl_ms, QUICK_MAX, self.lobby_ttl_ms]))
 

@@ -12,6 +12,7 @@ from websockets.asyncio.client import connect
 
 from server.app import RaceServer
 from server.game import engine
+from server.ops.clock import now_ms
 from server.ops.config import Settings
 from server.race.daily import day_bounds_ms
 from server.store import keys
@@ -22,11 +23,14 @@ DAY = "2026-11-30"
 
 
 class Clock:
+    """An hour into ``date``, then ticking: a race's start and end come on it."""
+
     def __init__(self, date: str) -> None:
         self.ms = day_bounds_ms(date)[0] + 3_600_000
+        self.since = now_ms()
 
     def __call__(self) -> int:
-        return self.ms
+        return self.ms + now_ms() - self.since
 
     def next_day(self) -> None:
         self.ms += 86_400_000

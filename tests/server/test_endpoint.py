@@ -14,7 +14,7 @@ from server.handlers.endpoint import PlayerEndpoint
 from server.net.outbox import Outbox
 from server.ops.limits import unlimited
 from server.rooms.player import Player
-from server.store.rooms import StoreUnavailable
+from server.wire.errors import StoreUnavailable
 from server.wire.protocol import ProtocolError
 from tests.server.test_outbox import FakeSocket
 
@@ -63,12 +63,12 @@ async def test_an_opponents_progress_waits_for_the_moves_answer(server: RaceServ
     player = Player(server.service, Outbox(sock), unlimited())
     player.hello = True
     ep = PlayerEndpoint(player, server.arenas, dispatch)
-    assert player.write_lock.try_acquire()  # a late verdict has the game's writer: the move waits
+    assert player.game.write_lock.try_acquire()  # a late verdict has the game's writer: the move waits
     move = asyncio.create_task(ep.handle(dict(MOVE)))
     await asyncio.sleep(0)
     player.outbox.send_progress(2, b"p2")
     assert sock.written == []
-    player.write_lock.release()
+    player.game.write_lock.release()
     with pytest.raises(ProtocolError) as refused:
         await move
     assert refused.value.code == "not_in_room"

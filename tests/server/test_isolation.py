@@ -214,5 +214,5 @@ async def test_the_start_task_ends_with_the_room_membership(make_server: Any) ->
     await player.detach()
     await asyncio.sleep(0.5)  # past the countdown
     assert task.cancelled()
-    assert player.state is None and player.code is None
+    assert player.game.state is None and player.code is None
     await close_all(bots)

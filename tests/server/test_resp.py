@@ -267,7 +267,7 @@ def test_the_stores_move_call_is_the_move_script_with_its_arguments() -> None:
 async def test_a_write_on_a_closed_transport_is_the_store_being_away(rdb: aioredis.Redis) -> None:
     """redis-py's cluster client can write on a connection it closed after a timeout;
     uvloop refuses with a RuntimeError, which must read as store_unavailable (not 1011)."""
-    from server.store.rooms import StoreUnavailable
+    from server.wire.errors import StoreUnavailable
 
     store = RoomStore(rdb, race_ms=1000, countdown_ms=0)
 

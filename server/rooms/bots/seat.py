@@ -26,7 +26,7 @@ from collections.abc import Awaitable, Callable
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
-from ...store.rooms import StoreUnavailable
+from ...wire.errors import StoreUnavailable
 from ...wire.protocol import PROTOCOL_VERSION, ProtocolError
 from ..player import Player
 from ..ports import OutboxFactory
