@@ -15,8 +15,9 @@ import pytest
 
 from client.board import face
 from client.keys import UI
-from client.screen import render, text_lines
+from client.screens import render
 from client.state import RaceState, mode
+from client.text import text_lines
 from server.game.variants import VariantSpec, register, unregister
 from tests.server.client_races import play_forward, start_race, two_clients
 from tests.server.conftest import ServerFactory, ws_url
