@@ -28,7 +28,7 @@ def endpoint(server: RaceServer, dispatched: list[str], fail: BaseException | No
         if fail is not None:
             raise fail
 
-    player = Player(server.rooms.service, Outbox(FakeSocket()), unlimited())
+    player = Player(server.service, Outbox(FakeSocket()), unlimited())
     return PlayerEndpoint(player, server.arenas, dispatch)
 
 
@@ -60,7 +60,7 @@ async def test_an_opponents_progress_waits_for_the_moves_answer(server: RaceServ
         raise AssertionError("a move after hello never takes the dispatch")
 
     sock = FakeSocket()
-    player = Player(server.rooms.service, Outbox(sock), unlimited())
+    player = Player(server.service, Outbox(sock), unlimited())
     player.hello = True
     ep = PlayerEndpoint(player, server.arenas, dispatch)
     assert player.write_lock.try_acquire()  # a late verdict has the game's writer: the move waits

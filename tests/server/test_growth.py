@@ -132,21 +132,21 @@ async def test_a_board_watcher_entry_goes_with_its_last_watcher(server: RaceServ
             day = (today - dt.timedelta(days=i)).isoformat()
             await bots[0].send({"t": "board", "kind": "daily", "variant": "czarina", "date": day})
             await bots[0].expect("board")
-        assert server.rooms.service.watched_boards == 1
+        assert server.service.watched_boards == 1
         for bot in bots[1:]:
             await bot.send({"t": "board", "kind": "rating"})
             await bot.expect("board")
-        assert server.rooms.service.watched_boards == 2
+        assert server.service.watched_boards == 2
         await bots[1].close()
         await asyncio.sleep(0.2)
-        assert server.rooms.service.watched_boards == 2  # one watcher of "rating" is left
+        assert server.service.watched_boards == 2  # one watcher of "rating" is left
         await bots[2].close()
         await bots[0].close()
         for _ in range(50):
-            if server.rooms.service.watched_boards == 0:
+            if server.service.watched_boards == 0:
                 break
             await asyncio.sleep(0.05)
-        assert server.rooms.service.watched_boards == 0
+        assert server.service.watched_boards == 0
     finally:
         await close_all(bots)
 
@@ -161,7 +161,7 @@ async def test_boards_of_impossible_days_are_refused(server: RaceServer) -> None
                     "２０２４-01-01", "2024-01-01\n", "0000-01-01"]:
             await bot.send({"t": "board", "kind": "daily", "variant": "czarina", "date": day})
             assert (await bot.expect("error"))["code"] == "bad_field", day
-            assert server.rooms.service.watched_boards == 0
+            assert server.service.watched_boards == 0
         for day in (today, today - dt.timedelta(days=119)):
             await bot.send({"t": "board", "kind": "daily", "variant": "czarina",
                             "date": day.isoformat()})

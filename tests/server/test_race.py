@@ -297,7 +297,7 @@ async def test_a_card_conservation_failure_freezes_the_game(server: RaceServer, 
     try:
         await bots[0].move(bots[0].choose() or "draw")
         # the service's check, not a module name: the move path may be compiled
-        monkeypatch.setattr(server.rooms.service, "conserved", lambda before, after: False)
+        monkeypatch.setattr(server.service, "conserved", lambda before, after: False)
         answer = await bots[0].move(bots[0].choose() or "draw")
         assert answer["t"] == "error" and answer["code"] == "internal"
         monkeypatch.undo()
@@ -470,7 +470,7 @@ async def test_a_winner_is_ranked_first_and_results_come_when_every_game_is_over
             break
     else:
         pytest.skip("no deal in range that one greedy bot wins")
-    server.rooms.service.new_deal = lambda: str(deal)  # type: ignore[method-assign]
+    server.service.new_deal = lambda: str(deal)  # type: ignore[method-assign]
     bots, _ = await race([url, url], variant)
     try:
         await asyncio.gather(*(play_out(b, cap) for b in bots))
