@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import json
-import subprocess
 import sys
 from pathlib import Path
 
@@ -169,18 +168,3 @@ def test_usage_errors(capsys: pytest.CaptureFixture[str], argv: tuple[str, ...])
     assert_one_line_error(err)
 
 
-# -- the installed console script ---------------------------------------------------
-def test_console_script(tmp_path: Path) -> None:
-    assert SCRIPT.exists(), f"{SCRIPT} is not installed (pip install -e .)"
-    done = subprocess.run([str(SCRIPT), "deal", "four-seasons", "1", "--json"],
-                          capture_output=True, text=True, timeout=60, check=False)
-    assert done.returncode == 0, done.stderr
-    assert json.loads(done.stdout)["piles"] == LAYOUTS["four-seasons", "1"]
-    rec = write_record(tmp_path, legal_record().to_dict())
-    done = subprocess.run([str(SCRIPT), "verify", rec],
-                          capture_output=True, text=True, timeout=60, check=False)
-    assert done.returncode == 0 and json.loads(done.stdout)["legal"] is True
-    done = subprocess.run([str(SCRIPT), "verify", str(tmp_path / "missing.json")],
-                          capture_output=True, text=True, timeout=60, check=False)
-    assert done.returncode == 2 and done.stdout == ""
-    assert_one_line_error(done.stderr, "cannot read")

@@ -4,9 +4,6 @@ port, a long solve on a terminal."""
 from __future__ import annotations
 
 import io
-import os
-import socket
-import subprocess
 import time
 from pathlib import Path
 from typing import Any
@@ -15,7 +12,7 @@ import pytest
 
 import server.game.solver as solver
 from server.cli.main import main
-from tests.test_cli import SCRIPT, assert_one_line_error, legal_record, run, write_record
+from tests.test_cli import assert_one_line_error, legal_record, run, write_record
 
 
 @pytest.mark.parametrize("number", ["-5", " -5", "ms-5", "MS -5", "-24"])
@@ -53,22 +50,6 @@ def test_verify_takes_times_that_stand_still_or_go_on(capsys: pytest.CaptureFixt
     rec["moves"] = rec["moves"][:3]
     code, _, _ = run(capsys, "verify", write_record(tmp_path, {**rec, "ms": [0, 0, 7]}))
     assert code == 0
-
-
-def test_a_busy_port_gets_one_line_with_the_port(tmp_path: Path) -> None:
-    with socket.socket() as taken:
-        taken.bind(("127.0.0.1", 0))
-        taken.listen()
-        port = taken.getsockname()[1]
-        env = {**os.environ, "PATIENCE_PORT": str(port), "PATIENCE_HOST": "127.0.0.1",
-               "PATIENCE_DATA_DIR": str(tmp_path), "PATIENCE_SECRET": "x"}
-        env.pop("REDIS_URL", None)
-        done = subprocess.run([str(SCRIPT), "serve"], capture_output=True, text=True, timeout=60,
-                              env=env, check=False, cwd=tmp_path)
-    assert done.returncode == 1
-    errors = [line for line in done.stderr.splitlines() if not line.startswith("{")]  # json logs aside
-    assert errors == [f"patience-server: cannot listen on 127.0.0.1:{port}: the port is in use "
-                      "(is another server running?) (choose another with --port or PATIENCE_PORT)"]
 
 
 class _Terminal(io.StringIO):

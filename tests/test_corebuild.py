@@ -90,17 +90,6 @@ def test_the_server_modules_count_with_the_core(tmp_path: Path, monkeypatch: pyt
     assert "serverpart.b" in corebuild.stale_modules("corepart")
 
 
-def test_the_pure_switch_covers_the_compiled_server_modules() -> None:
-    code = ("import server.rooms.play, server.net.sansio, server.game.engine as e;"
-            "print(server.rooms.play.__file__, server.net.sansio.__file__, e.__file__)")
-    env = {**os.environ, "PATIENCE_PURE": "1"}
-    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, check=True,
-                         capture_output=True, text=True, timeout=60).stdout.split()
-    assert len(out) == 3 and all(f.endswith(".py") for f in out)
-    assert {"server.rooms.play", "server.net.sansio",
-            "server.wire.viewcodec"} <= set(corebuild.SERVER_COMPILED)
-
-
 @pytest.mark.parametrize(("value", "pure"), [("1", True), ("yes", True), ("", False), ("0", False),
                                              (" 0 ", False), (None, False)])
 def test_the_pure_switch(value: str | None, pure: bool) -> None:
@@ -131,13 +120,6 @@ def _version(pure: str) -> str:
     env = {**os.environ, "PATIENCE_PURE": pure}
     return subprocess.run([sys.executable, "-m", "server.cli.main", "--version"], cwd=ROOT, env=env,
                           check=True, capture_output=True, text=True, timeout=60).stdout
-
-
-def test_the_environment_switch_forces_the_pure_core() -> None:
-    assert _version("1").endswith(f"(rules core: {PURE})\n")
-    # without the switch: whatever the build made (compiled wherever a C compiler was found)
-    built = _version("0")
-    assert built.endswith((f"(rules core: {COMPILED})\n", f"(rules core: {PURE})\n"))
 
 
 def test_an_edit_after_the_build_is_noticed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

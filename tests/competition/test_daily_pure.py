@@ -114,22 +114,6 @@ def test_a_missing_secret_is_made_once_and_kept(tmp_path) -> None:  # type: igno
     assert os.stat(tmp_path / "data" / "secret").st_mode & 0o077 == 0
 
 
-def test_processes_starting_together_agree_on_one_secret(tmp_path: Path) -> None:
-    """Several server processes on one data directory, started at once (the tests
-    and a multi-process deployment do this), must not fail or disagree."""
-    import subprocess
-    import sys
-
-    data = str(tmp_path / "data")
-    code = f"from server.ops.config import load_or_create_secret; print(load_or_create_secret({data!r}))"
-    procs = [subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True)
-             for _ in range(6)]
-    values = {p.communicate(timeout=60)[0].strip() for p in procs}
-    assert all(p.returncode == 0 for p in procs)
-    assert len(values) == 1 and len(values.pop()) == 64
-    assert sorted(q.name for q in (tmp_path / "data").iterdir()) == ["secret"]  # no leftovers
-
-
 def test_a_secret_written_by_another_process_meanwhile_wins(tmp_path: Path,
                                                              monkeypatch: pytest.MonkeyPatch) -> None:
     """The other process writes its secret between this one's look and its write."""
