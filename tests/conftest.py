@@ -6,6 +6,9 @@ import pytest
 
 from server.ops.corebuild import pure_requested, stale_modules
 
+# the fixtures of real Redis, in-process servers and server processes, for every folder
+pytest_plugins = ["tests.support.servers"]
+
 
 def pytest_sessionstart(session: pytest.Session) -> None:
     # An edit to server/game/ after the last build leaves the old compiled
