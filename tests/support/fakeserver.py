@@ -5,7 +5,7 @@ canned answers: enough to drive the client through hello, a room, a countdown,
 moves, a dropped connection and a resume, and through claiming a name (a
 claimed name without its key gets ``name_taken``), the daily's info and
 boards (``push`` sends a ``board_changed``). The real server's behaviour is
-tested against the real server (tests/client/test_e2e_race.py).
+tested against the real server (tests/integration/client/test_e2e_race.py).
 """
 
 from __future__ import annotations

@@ -6,7 +6,7 @@ memory only as far as the caps allow.
 The hostile run takes ``PATIENCE_HOSTILE_SECONDS`` (10 by default); a longer
 one, for the figures in docs/reliability.md:
 
-    PATIENCE_HOSTILE_SECONDS=60 .venv/bin/pytest -s tests/server/test_growth.py -k hostile
+    PATIENCE_HOSTILE_SECONDS=60 .venv/bin/pytest -s tests/e2e/server/test_growth.py -k hostile
 """
 
 from __future__ import annotations
