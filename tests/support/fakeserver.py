@@ -78,7 +78,7 @@ class FakeServer:
             else:
                 await ws.close(code)
 
-    async def wait_received(self, kind: str, count: int = 1, timeout: float = 5.0) -> dict[str, Any]:
+    async def wait_received(self, kind: str, count: int = 1, timeout: float = 5.0) -> dict[str, Any]:  # noqa: ASYNC109 (a wait with a default deadline of its own)
         async with asyncio.timeout(timeout):
             while True:
                 found = [m for m in self.received if m.get("t") == kind]

@@ -97,7 +97,7 @@ class Client:
         self.closed = None
         await self.exchange(encode({"t": "hello", "proto": PROTOCOL_VERSION, "name": name}))
 
-    async def exchange(self, frame: bytes | str, timeout: float = 5.0) -> list[dict[str, Any]]:
+    async def exchange(self, frame: bytes | str, timeout: float = 5.0) -> list[dict[str, Any]]:  # noqa: ASYNC109 (a wait with a default deadline of its own)
         """Send a frame, then a ping; everything heard until the pong answers the frame
         (a connection handles its messages one after another)."""
         assert self.ws is not None

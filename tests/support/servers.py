@@ -190,9 +190,12 @@ async def spawn(redis_url_session: str, tmp_path: Path) -> AsyncIterator[SpawnFa
                     **{f"PATIENCE_{k.upper()}": str(v) for k, v in NO_ADDRESS_LIMITS.items()}})
         env.update(env_overrides)
         log = tmp_path / f"server-{len(procs)}.log"
-        with open(log, "wb") as err:
-            proc = subprocess.Popen(_server_command(), stdout=subprocess.PIPE, stderr=err,
-                                    stdin=subprocess.DEVNULL, env=env, cwd=tmp_path)
+        # Popen returns once the process is started (the wait for its port runs in a
+        # thread below); the log file is opened and handed to it on the way
+        with open(log, "wb") as err:  # noqa: ASYNC230
+            proc = subprocess.Popen(  # noqa: ASYNC220
+                _server_command(), stdout=subprocess.PIPE, stderr=err,
+                stdin=subprocess.DEVNULL, env=env, cwd=tmp_path)
         sp = ServerProcess(proc, 0, log)
         procs.append(sp)
 
@@ -257,7 +260,7 @@ async def play_out(bot: Bot, cap: int) -> int:
     return played
 
 
-async def results_of(bot: Bot, timeout: float = 15.0) -> dict[str, Any]:
+async def results_of(bot: Bot, timeout: float = 15.0) -> dict[str, Any]:  # noqa: ASYNC109 (a wait with a default deadline of its own)
     if bot.results is None:
         await bot.expect("results", timeout=timeout)
     assert bot.results is not None
@@ -282,7 +285,7 @@ async def close_all(bots: list[Bot]) -> None:
             await asyncio.wait_for(bot.close(), 5)
 
 
-async def closed_with(bot: Bot, timeout: float = 10.0) -> int | None:
+async def closed_with(bot: Bot, timeout: float = 10.0) -> int | None:  # noqa: ASYNC109 (a wait with a default deadline of its own)
     """Read until the server closes the connection; return its close code."""
     from websockets.exceptions import ConnectionClosed
 

@@ -237,10 +237,10 @@ async def test_two_processes_on_one_redis_pair_each_waiting_player_once(
     env = {"PATIENCE_ARENA_TICK_MS": "30"}
     procs = [await spawn(**env), await spawn(**env)]
     exe = Path(sys.executable).parent / "patience-server"
-    made = subprocess.run([str(exe), "arena", "create", "--variant", "Four Seasons", "--minutes", "5",
-                           "--start", "+0", "--group", "2"],
-                          env={**os.environ, "REDIS_URL": redis_url_session}, capture_output=True,
-                          text=True, timeout=30)
+    made = await asyncio.to_thread(
+        subprocess.run, [str(exe), "arena", "create", "--variant", "Four Seasons", "--minutes", "5",
+                         "--start", "+0", "--group", "2"],
+        env={**os.environ, "REDIS_URL": redis_url_session}, capture_output=True, text=True, timeout=30)
     assert made.returncode == 0, made.stderr
     arena = made.stdout.strip()
     bots: list[Bot] = []

@@ -11,7 +11,7 @@ from tests.support.servers import SpawnFactory, close_all, closed_with, race, se
 FAST_S = 2.0  # "at once": well before anyone would press a key to refresh
 
 
-async def all_connected(bot: Bot, players: int, timeout: float = FAST_S) -> dict[str, Any]:
+async def all_connected(bot: Bot, players: int, timeout: float = FAST_S) -> dict[str, Any]:  # noqa: ASYNC109 (a wait with a default deadline of its own)
     """The next room message showing ``players`` players, every one connected."""
     loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout

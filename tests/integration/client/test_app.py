@@ -27,9 +27,10 @@ async def fake() -> AsyncIterator[FakeServer]:
         await server.stop()
 
 
-async def until(check: Callable[[], bool], timeout: float = 5.0) -> None:
+async def until(check: Callable[[], bool], timeout: float = 5.0) -> None:  # noqa: ASYNC109 (a wait with a default deadline of its own)
     async with asyncio.timeout(timeout):
-        while not check():
+        # the app's screen state changes with no event to wait on: polled
+        while not check():  # noqa: ASYNC110
             await asyncio.sleep(0.01)
 
 

@@ -37,7 +37,7 @@ class FakeSession:
             self.state.v += 1
         return len(self.sent)
 
-    async def wait_for(self, predicate: Callable[[RaceState], bool], timeout: float = 10.0) -> RaceState:
+    async def wait_for(self, predicate: Callable[[RaceState], bool], timeout: float = 10.0) -> RaceState:  # noqa: ASYNC109 (a wait with a default deadline of its own)
         assert predicate(self.state)
         return self.state
 
