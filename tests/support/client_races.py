@@ -5,10 +5,12 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from functools import partial
 from pathlib import Path
 
 from client.config import TokenStore
 from client.connection import ClientSession
+from client.state import RaceState
 
 
 @asynccontextmanager
@@ -56,7 +58,12 @@ async def play_forward(session: ClientSession, most: int,
             break
         v = session.state.v
         await session.move(move)
-        await session.wait_for(lambda st, v=v: st.v > v or st.last_error != "", 5)
+        await session.wait_for(partial(moved_on, v), 5)
         assert session.state.last_error == "", (move, session.state.last_error)
         played += 1
     return played
+
+
+def moved_on(v: int, st: RaceState) -> bool:
+    """The move sent at version ``v`` is answered: a newer version or a refusal."""
+    return st.v > v or st.last_error != ""

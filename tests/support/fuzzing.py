@@ -252,7 +252,7 @@ class Fuzzer:
         if r < 0.06:
             return "a text frame"
         if r < 0.08:
-            return msgpack.packb([1, 2, 3])
+            return bytes(msgpack.packb([1, 2, 3]))
         kind = self.rng.choice(sorted(CLIENT_MESSAGES) + ["nope", "_takeover"])
         fields = CLIENT_MESSAGES.get(kind, {})
         msg: dict[str, Any] = {"t": kind}

@@ -14,7 +14,7 @@ import pytest
 
 from server.game import engine
 from server.game.cards import RANK_LETTERS, Card, card_text, parse_card
-from server.game.moves import DEAL_ALL, DEAL_ONE, DEAL_ROUND, DRAW, REDEAL, Move
+from server.game.moves import DEAL_ALL, DEAL_ONE, DEAL_ROUND, DRAW, REDEAL, Move, parse
 from server.game.state import STOCK, State
 from server.game.variants import Rules, get_rules, variant_ids
 
@@ -186,13 +186,13 @@ def illegal(state: State, text: str, *fragments: str) -> str:
     assert reason, f"{text}: an empty reason"
     for f in fragments:
         assert f.lower() in reason.lower(), f"{text}: reason {reason!r} lacks {f!r}"
-    assert engine.parse(text) not in engine.legal_moves(state)
+    assert parse(text) not in engine.legal_moves(state)
     return reason
 
 
 def legal(state: State, text: str) -> State:
     """Assert ``text`` is generated as legal, and play it."""
-    assert engine.parse(text) in engine.legal_moves(state), f"{text} not generated"
+    assert parse(text) in engine.legal_moves(state), f"{text} not generated"
     return engine.play(state, text)
 
 

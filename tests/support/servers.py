@@ -41,7 +41,7 @@ COUNTDOWN_MS = 150
 FAST_RATE = 100_000  # bots play as fast as they can: no rate limiting in the way
 # Every test's bots come from 127.0.0.1: the per-address limits are lifted
 # unless a test asks for them (the limit tests pass the real defaults).
-NO_ADDRESS_LIMITS: dict[str, int] = {
+NO_ADDRESS_LIMITS: dict[str, Any] = {
     "connections_per_address": 100_000, "address_rate_per_2s": 10_000_000,
     "rooms_per_minute": 1_000_000, "claims_per_hour": 1_000_000, "join_penalty_ms": 0}
 SERVE_LINE = re.compile(rb"serving ws://([^:/]+):(\d+)/")

@@ -69,7 +69,7 @@ async def paired(bots: list[Bot]) -> str:
     assert len(codes) == 1, codes
     assert sorted(j["player"] for j in joins) == list(range(1, len(bots) + 1))
     await asyncio.gather(*(b.expect("view", timeout=10) for b in bots))
-    return codes.pop()
+    return str(codes.pop())
 
 
 async def resign_all(bots: list[Bot]) -> None:

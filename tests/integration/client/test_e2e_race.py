@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import AsyncIterator
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -18,10 +19,11 @@ from client.connection import ClientSession
 from client.keys import UI
 from client.screen import render, text_lines
 from client.state import RaceState, mode
+from tests.support.client_races import moved_on
 
 server_app: Any = pytest.importorskip("server.app", reason="the race server has not landed yet")
 server_config: Any = pytest.importorskip("server.ops.config", reason="the race server has not landed yet")
-RaceServer = getattr(server_app, "RaceServer", None)
+RaceServer: Any = getattr(server_app, "RaceServer", None)
 if RaceServer is None or not all(hasattr(RaceServer, a) for a in ("start", "close", "port")):
     pytest.skip("server.app has no RaceServer entry point yet", allow_module_level=True)
 redis_support: Any = pytest.importorskip("tests.support.redis_server")
@@ -53,7 +55,7 @@ async def play_some(s: ClientSession, count: int) -> None:
         move = next((m for m in legal if "-f" in m), legal[0])
         v = s.state.v
         await s.move(move)
-        await s.wait_for(lambda st, v=v: st.v > v or st.last_error != "", 5)
+        await s.wait_for(partial(moved_on, v), 5)
 
 
 async def test_two_clients_race_from_hello_to_rematch(server_url: str, tmp_path: Path) -> None:

@@ -79,7 +79,7 @@ async def test_ratings_move_winners_up_and_fill_the_rating_board(boards: BoardSt
     assert before["ann"] == before["bob"] == before["cid"]  # everyone starts alike
     again, before = await boards.rate_race([("ann", 1), ("bob", 2)])
     assert again["ann"] > first["ann"] and before["ann"] == first["ann"]
-    assert int(await redis.hget(user_key("ann"), "races")) == 2
+    assert await redis.hget(user_key("ann"), "races") == b"2"
     page, total = await boards.alltime_page("rating", 0, 10)
     assert total == 3 and [r["name"] for r in page] == ["ann", "bob", "cid"]
     assert await boards.rate_race([("ann", 1)]) == ({}, {})  # no rating from a race of one

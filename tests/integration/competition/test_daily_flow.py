@@ -59,7 +59,7 @@ async def identified(server: RaceServer, name: str) -> tuple[Bot, str]:
     return bot, key
 
 
-async def play_daily(bot: Bot, resign_after: int = 3) -> dict:
+async def play_daily(bot: Bot, resign_after: int = 3) -> dict[str, Any]:
     await bot.send({"t": "daily", "variant": VARIANT})
     joined = await bot.expect("joined", timeout=60)
     room = await bot.expect("room")

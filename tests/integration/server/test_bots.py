@@ -34,7 +34,7 @@ from tests.support.servers import (
 async def room_with_bot(bot_client: Any, n: int = 2) -> dict[str, Any]:
     """Read room messages until seat ``n`` is marked as a bot."""
     for _ in range(50):
-        msg = await bot_client.expect("room")
+        msg: dict[str, Any] = await bot_client.expect("room")
         players = {p["player"]: p for p in msg["players"]}
         if n in players and players[n]["bot"]:
             return msg

@@ -21,7 +21,7 @@ from server.ops.config import Settings
 from server.store import keys
 from tests.integration.server.test_solo import solo
 from tests.support.bot import Bot
-from tests.support.servers import ServerFactory, ws_url
+from tests.support.servers import ServerFactory, txt, ws_url
 
 
 class Gate:
@@ -90,12 +90,12 @@ async def pushed_view(bot: Bot) -> dict[str, Any]:
 
 async def stored(rdb: aioredis.Redis, code: str) -> dict[str, str]:
     raw = await rdb.hgetall(keys.player(code, 1))
-    return {k.decode(): v.decode() for k, v in raw.items()}
+    return {txt(k): txt(v) for k, v in raw.items()}
 
 
 async def log_ms(rdb: aioredis.Redis, code: str, v: int) -> int:
     row = await rdb.lindex(keys.log(code, 1), v - 1)
-    return int(row.decode().split()[0])
+    return int(txt(row).split()[0])
 
 
 async def played_to_dead(make_server: ServerFactory, monkeypatch: pytest.MonkeyPatch

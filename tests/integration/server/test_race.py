@@ -338,6 +338,7 @@ async def test_an_open_room_is_listed_before_its_host_hears_joined(url: str, rdb
     host = Bot(url, "lister")
     monitor = rdb.monitor()
     await monitor.connect()
+    assert monitor.connection is not None
     await monitor.connection.send_command("MONITOR")
     assert await monitor.connection.read_response() in (b"OK", "OK")
     try:

@@ -15,6 +15,7 @@ from tests.support.servers import (
     race,
     room_snapshot,
     seat,
+    txt,
     ws_url,
 )
 
@@ -22,7 +23,7 @@ from tests.support.servers import (
 async def everything(rdb: aioredis.Redis) -> dict[str, Any]:
     out: dict[str, Any] = {}
     async for key in rdb.scan_iter(count=1000):
-        kind = (await rdb.type(key)).decode()
+        kind = txt(await rdb.type(key))
         if kind == "hash":
             out[key.decode()] = await rdb.hgetall(key)
         elif kind == "list":

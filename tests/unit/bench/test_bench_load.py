@@ -141,7 +141,7 @@ class _ScriptedSocket:
         self.sent: list[dict[str, Any]] = []
 
     async def recv(self) -> bytes:
-        return self.frames.pop(0)
+        return bytes(self.frames.pop(0))
 
     async def send(self, frame: bytes) -> None:
         self.sent.append(msgpack.unpackb(frame))

@@ -77,7 +77,12 @@ def test_a_long_solve_shows_its_time_on_a_terminal_and_wipes_it(monkeypatch: pyt
 
 def test_a_solve_into_a_file_or_pipe_prints_no_progress(monkeypatch: pytest.MonkeyPatch) -> None:
     real = solver.solve
-    monkeypatch.setattr(solver, "solve", lambda *a, **k: (time.sleep(1.3), real(*a, **k))[1])
+
+    def slow_solve(*args: Any, **kwargs: Any) -> Any:
+        time.sleep(1.3)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(solver, "solve", slow_solve)
     plain = io.StringIO()
     monkeypatch.setattr("sys.stderr", plain)
     assert main(["solve", "four-seasons", "1", "--budget", "50"]) == 0

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 import pytest
@@ -95,6 +96,16 @@ def board_state(kind: str) -> RaceState:
     return st
 
 
+def daily_room() -> RaceState:
+    st = lobby_state()
+    in_daily_room(st, False)
+    return st
+
+
+def race_long_piles(view: dict[str, Any]) -> RaceState:
+    return race(long_piles(view))
+
+
 def daily_race() -> RaceState:
     st = lobby_state(True)
     apply(st, info(), T0)
@@ -131,7 +142,7 @@ SCREENS: dict[str, Case] = {
     "wins board": (lambda: board_state("wins"), UI(menu="board", board_kind="wins", variant="czarina")),
     "room": (room, UI()),
     "countdown": (lambda: room(countdown=True), UI()),
-    "daily room": (lambda: (lambda st: (in_daily_room(st, False), st)[1])(lobby_state()), UI()),
+    "daily room": (daily_room, UI()),
     "daily race": (daily_race, UI()),
     "race with an error": (lambda: with_error(race(VIEWS["four-seasons"])), UI(pending="t3")),
     "race, typing": (lambda: race(VIEWS["simplicity"]), UI(text="t1-t4:3", text_purpose="move")),
@@ -143,15 +154,15 @@ SCREENS: dict[str, Case] = {
     "help in a race": (lambda: race(VIEWS["corner-stones-play"]), UI(help=True)),
 }
 for name, view in VIEWS.items():
-    SCREENS[f"race {name}"] = (lambda view=view: race(view), UI())
-    SCREENS[f"race {name}, long piles"] = (lambda view=view: race(long_piles(view)), UI())
+    SCREENS[f"race {name}"] = (partial(race, view), UI())
+    SCREENS[f"race {name}, long piles"] = (partial(race_long_piles, view), UI())
 for v in VARIANTS:  # every variant's name in the header, on its layout
     base = {"simplicity": "simplicity", "corner-stones": "corner-stones-play", "betsy-ross": "betsy-ross",
             "calculation": "calculation", "fortunes-favor": "fortunes-favor", "florentine": "florentine",
             "simplicity-pysol": "simplicity", "les-quatre-coins-pysol": "corner-stones-play"}
     sample = copy.deepcopy(VIEWS[base.get(v.id, "four-seasons")])
     sample["variant"] = v.id
-    SCREENS[f"variant {v.id}"] = (lambda sample=sample: race(sample), UI())
+    SCREENS[f"variant {v.id}"] = (partial(race, sample), UI())
 
 
 def words(rows: list[str]) -> set[str]:

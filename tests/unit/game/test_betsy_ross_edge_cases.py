@@ -36,8 +36,11 @@ def prefix(f: str, n: int) -> str:
     return ranks_as_cards(" ".join(SEQUENCES[f].split()[:n]))
 
 
-def position(waste: str, stock: str = "9S TS", redeals: int = 0, **foundations: str) -> State:
+def position(waste: str, stock: str = "9S TS", redeals: int = 0, on: dict[str, str] | None = None,
+             **foundations: str) -> State:
+    """``on`` as ``foundations``, for a foundation named by a variable."""
     piles = {"s": stock, "w": waste, "f1": "2C", "f2": "4D", "f3": "6H", "f4": "8C", **INDICATORS}
+    piles.update(on or {})
     piles.update(foundations)
     return build(V, piles, redeals=redeals)
 
@@ -61,16 +64,16 @@ def test_4_2_3_f4_wraps() -> None:
 
 @pytest.mark.parametrize("f", ["f1", "f2", "f3", "f4"])
 def test_4_2_4_kings_come_last(f: str) -> None:
-    almost = position("KH", **{f: prefix(f, 11)})
+    almost = position("KH", on={f: prefix(f, 11)})
     full = legal(almost, f"w-{f}")
     assert len(texts(full, f)) == 12 and top(full, f) == "KH"
     # a full foundation takes nothing, not even the card its step would give next
     nxt = {"f1": "AS", "f2": "2S", "f3": "3S", "f4": "4S"}[f]
-    illegal(position(nxt, **{f: prefix(f, 12)}), f"w-{f}", "complete")
-    illegal(position("KS", **{f: prefix(f, 12)}), f"w-{f}", "complete")
+    illegal(position(nxt, on={f: prefix(f, 12)}), f"w-{f}", "complete")
+    illegal(position("KS", on={f: prefix(f, 12)}), f"w-{f}", "complete")
     # a King anywhere earlier in the sequence is refused
     for n in range(1, 11):
-        illegal(position("KS", **{f: prefix(f, n)}), f"w-{f}", "builds up by")
+        illegal(position("KS", on={f: prefix(f, n)}), f"w-{f}", "builds up by")
 
 
 def test_4_2_5_indicators_are_dead() -> None:

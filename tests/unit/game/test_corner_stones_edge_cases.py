@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from server.game import engine
 from server.game.deals import deal_order
+from server.game.moves import parse
 from server.game.variants import get_rules
 from server.game.views import view
 from tests.support.game import build, illegal, legal, stock_next_first, texts, words
@@ -172,8 +173,8 @@ def test_corner_stones_deal_all_and_the_short_last_round() -> None:
     counts = [len(texts(s, f"t{k}")) for k in range(1, 13)]
     # L0, R0..R5, L5 get 9 cards; L4..L1 get 8
     assert counts == [9, 8, 8, 8, 8, 9, 9, 9, 9, 9, 9, 9]
-    assert get_rules(V).why_illegal(s, engine.parse("deal")) == "every card has been dealt"
-    assert engine.parse("deal") not in get_rules(V).legal_moves(s)
+    assert get_rules(V).why_illegal(s, parse("deal")) == "every card has been dealt"
+    assert parse("deal") not in get_rules(V).legal_moves(s)
     all_at_once = legal(engine.new_game(V, 24), "deal:all")
     assert all_at_once == s
 

@@ -15,7 +15,7 @@ import pytest
 
 from server.game import engine
 from server.game.engine import play
-from server.game.moves import REDEAL
+from server.game.moves import REDEAL, parse
 from server.game.state import State
 from server.game.variants import get_rules
 from tests.support.game import (
@@ -175,7 +175,7 @@ def _emptied_t5(waste: str) -> State:
     v = "four-seasons-1883"
     s = build(v, {"s": "QS 4H", "w": waste, "t1": "KS", "t2": "8C", "t3": "2D", "t4": "9D", "t5": "5H"},
               base="5")
-    assert engine.parse("t2-t4") in engine.legal_moves(s)  # normally fine
+    assert parse("t2-t4") in engine.legal_moves(s)  # normally fine
     after = legal(s, "t5-f3")
     assert after.vacancy == get_rules(v).index["t5"]
     return after
@@ -298,7 +298,7 @@ def test_czarina_b_filled_card_is_never_auto_played() -> None:
     after = legal(s, "t3-f3")
     assert texts(after, "f3") == ["5H", "6H"]
     assert texts(after, "t3") == ["7H"]  # it fits f3, and it stays where it landed
-    assert engine.parse("t3-f3") in engine.legal_moves(after)
+    assert parse("t3-f3") in engine.legal_moves(after)
 
 
 def test_czarina_c_waste_cannot_fill_a_space_while_the_stock_lasts() -> None:

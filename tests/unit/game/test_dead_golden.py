@@ -13,6 +13,7 @@ import pytest
 
 from server.game import dead, engine
 from server.game.engine import DEAD, IN_PROGRESS
+from server.game.moves import parse
 from server.game.state import State
 from server.game.variants import Rules
 from tests.support.game import fresh_engine_caches, plain_dead
@@ -31,7 +32,7 @@ def replay(entry: dict[str, Any]) -> list[State]:
     rules = engine.rules_of(s)
     states = [s]
     for text in entry["moves"].split():
-        m = engine.parse(text)
+        m = parse(text)
         assert m in rules.legal_moves(s), f"{text} is not legal here"
         s = rules.apply(s, m)
         states.append(s)

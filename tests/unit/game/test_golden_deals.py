@@ -304,7 +304,7 @@ def test_parse_deal_number_accepts(text: int | str, expected: tuple[int, bool]) 
 ])
 def test_parse_deal_number_rejects(bad: object) -> None:
     with pytest.raises(BadDealNumber):
-        parse_deal_number(bad)  # type: ignore[arg-type]
+        parse_deal_number(bad)
 
 
 def test_ms_forms_pick_the_lc_generator() -> None:

@@ -9,6 +9,7 @@ import pytest
 
 from server.game import engine
 from server.game.deals import DEAL_VERSION
+from server.game.moves import parse
 from server.game.records import (
     MAX_RECORD_MOVES,
     BadRecord,
@@ -81,7 +82,7 @@ def test_verify_illegal_record() -> None:
     for m in rec.moves[:7]:
         state = engine.play(state, m)
     legal = engine.legal_moves(state)
-    bad = next(t for t in ("t1-t2", "w-f1", "t3-f2", "t5-t1") if engine.parse(t) not in legal)
+    bad = next(t for t in ("t1-t2", "w-f1", "t3-f2", "t5-t1") if parse(t) not in legal)
     with pytest.raises(engine.IllegalMove) as info:
         engine.play(state, bad)
     moves = (*rec.moves[:7], bad, *rec.moves[7:])

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable, Iterator
+from functools import partial
 from pathlib import Path
 from types import FrameType
 from typing import Any
@@ -29,6 +30,7 @@ from server.game import engine
 from server.game.moves import BadMove, GameOver, IllegalMove, parse
 from server.game.state import STOCK, State
 from server.game.variants import get_rules
+from server.game.variants.cross import CrossRules
 from server.ops.corebuild import is_compiled
 from tests.support.game import ALL_VARIANTS, candidate_moves, random_game
 
@@ -149,8 +151,8 @@ def twin_problems(variant: str) -> tuple[list[str], int]:
             compared += 1
             if first != second:
                 problems.append(f"{variant} {text}: the refusal's text depends on the stock")
-            elif traced(lambda s=state, t=text: engine.play(s, t, engine.IN_PROGRESS)) != \
-                    traced(lambda s=other, t=text: engine.play(s, t, engine.IN_PROGRESS)):
+            elif traced(partial(engine.play, state, text, engine.IN_PROGRESS)) != \
+                    traced(partial(engine.play, other, text, engine.IN_PROGRESS)):
                 problems.append(f"{variant} {text}: the refusal's path depends on the stock's order")
     return problems, compared
 
@@ -178,6 +180,7 @@ def test_both_checks_catch_a_rule_that_peeks_at_the_stock(monkeypatch: pytest.Mo
     stock's top card would fit (the shortcut the checks are there to forbid)
     is caught by both."""
     rules = get_rules("four-seasons")
+    assert isinstance(rules, CrossRules)
     honest = rules.why_illegal
 
     def peeking(state: State, move: Any) -> str | None:

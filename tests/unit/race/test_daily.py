@@ -103,7 +103,7 @@ def test_share_line_has_no_card_information() -> None:
         assert not (len(token) == 2 and token[0] in "A23456789TJQK" and token[1] in "CDHS")
 
 
-def test_a_missing_secret_is_made_once_and_kept(tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_a_missing_secret_is_made_once_and_kept(tmp_path: Path) -> None:
     import os
 
     from server.ops.config import load_or_create_secret
