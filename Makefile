@@ -53,16 +53,17 @@ lint: $(STAMP)
 	$(BIN)/lint-imports --no-cache
 
 # the quick loop before a commit: lint, types, import contracts and the unit tests
-# (no Redis, no process, no network server)
+# (no Redis, no process, no network server), less the two longest exhaustive
+# cross-checks (compiled_pass, about a minute of CPU between them): make test runs them
 check: lint
-	$(BIN)/pytest -n $(JOBS) -m unit --durations=10 tests/unit
+	$(BIN)/pytest -n $(JOBS) --dist worksteal -m "unit and not compiled_pass" --durations=10 tests/unit
 
 # everything (what CI runs): the unit and integration tests side by side, the e2e
 # tests one at a time, then the pure core's tests again on the pure-Python source
 test: lint
-	$(BIN)/pytest -n $(JOBS) $(DURATIONS) tests/unit tests/integration
+	$(BIN)/pytest -n $(JOBS) --dist worksteal $(DURATIONS) tests/unit tests/integration
 	$(BIN)/pytest $(DURATIONS) tests/e2e
-	PATIENCE_PURE=1 $(BIN)/pytest -n $(JOBS) -m "not compiled_pass" $(PURE_TESTS)
+	PATIENCE_PURE=1 $(BIN)/pytest -n $(JOBS) --dist worksteal -m "not compiled_pass" $(PURE_TESTS)
 
 bench: $(STAMP)
 	$(BIN)/python -m bench.engine --both
