@@ -6,6 +6,8 @@ import os
 import subprocess
 import sys
 
+import pytest
+
 from server.ops import corebuild
 from server.ops.corebuild import COMPILED, PURE
 from tests.unit.ops.test_corebuild import ROOT, _version
@@ -27,3 +29,10 @@ def test_the_environment_switch_forces_the_pure_core() -> None:
     # without the switch: whatever the build made (compiled wherever a C compiler was found)
     built = _version("0")
     assert built.endswith((f"(rules core: {COMPILED})\n", f"(rules core: {PURE})\n"))
+
+
+def test_the_build_is_the_one_ci_expects() -> None:
+    expected = os.environ.get("PATIENCE_EXPECT_CORE")
+    if not expected:
+        pytest.skip("PATIENCE_EXPECT_CORE is not set (.ci/run sets it: CI machines have a C compiler)")
+    assert _version("0").endswith(f"(rules core: {expected})\n")
