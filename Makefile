@@ -16,12 +16,20 @@ CORE_SRC := $(shell find server/game -name '*.py') $(SERVER_SRC)
 # bytes, the framing, the codec's errors, the outbox and the progress throttle).
 # The longest exhaustive cross-checks (marked compiled_pass) run on the compiled
 # pass only: the code they check runs on the pure core in the tests beside them.
-PURE_TESTS := tests/game tests/test_cli.py tests/test_corebuild.py tests/competition/test_daily_pure.py \
-	tests/server/test_viewcodec.py tests/server/test_sansio_fast_frames.py tests/test_protocol.py \
-	tests/server/test_outbox.py tests/server/test_progress_throttle.py tests/server/test_aio.py \
-	tests/server/test_progress_bytes.py
+PURE_TESTS := tests/unit/game tests/unit/cli/test_cli.py tests/unit/ops/test_corebuild.py \
+	tests/unit/race/test_daily.py tests/unit/wire/test_viewcodec.py tests/unit/wire/test_protocol.py \
+	tests/unit/net/test_outbox.py tests/unit/rooms/test_progress_throttle.py tests/unit/ops/test_aio.py \
+	tests/unit/race/test_progress_bytes.py tests/integration/server/test_sansio_fast_frames.py \
+	tests/e2e/test_both_paths_process.py tests/e2e/test_cli_console.py tests/e2e/test_corebuild_process.py
 
-.PHONY: setup serve cluster test lint bench clean
+# Test processes side by side (pytest-xdist) for the unit and integration tests:
+# each worker has its own Redis on a unix socket in a temp dir and its servers on
+# port 0. The e2e tests run one at a time: the local cluster's nodes take ports
+# found free a moment before, and several of them time what a process does.
+JOBS ?= 2
+DURATIONS := --durations=25
+
+.PHONY: setup serve cluster check test lint bench clean
 
 $(STAMP): pyproject.toml setup.py server/ops/corebuild.py $(CORE_SRC)
 	$(PYTHON) -m venv $(VENV)
@@ -44,9 +52,18 @@ lint: $(STAMP)
 	$(BIN)/mypy
 	$(BIN)/lint-imports --no-cache
 
+# the quick loop before a commit: lint, types, import contracts and the unit tests
+# (no Redis, no process, no network server), less the two longest exhaustive
+# cross-checks (compiled_pass, about a minute of CPU between them): make test runs them
+check: lint
+	$(BIN)/pytest -n $(JOBS) --dist worksteal -m "unit and not compiled_pass" --durations=10 tests/unit
+
+# everything (what CI runs): the unit and integration tests side by side, the e2e
+# tests one at a time, then the pure core's tests again on the pure-Python source
 test: lint
-	$(BIN)/pytest
-	PATIENCE_PURE=1 $(BIN)/pytest -m "not compiled_pass" $(PURE_TESTS)
+	$(BIN)/pytest -n $(JOBS) --dist worksteal $(DURATIONS) tests/unit tests/integration
+	$(BIN)/pytest $(DURATIONS) tests/e2e
+	PATIENCE_PURE=1 $(BIN)/pytest -n $(JOBS) --dist worksteal -m "not compiled_pass" $(PURE_TESTS)
 
 bench: $(STAMP)
 	$(BIN)/python -m bench.engine --both

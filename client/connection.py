@@ -345,14 +345,14 @@ class ClientSession(Requests):
         if self.on_change is not None:
             self.on_change()
 
-    async def wait_for(self, predicate: Callable[[RaceState], bool], timeout: float = 10.0) -> RaceState:
+    async def wait_for(self, predicate: Callable[[RaceState], bool], timeout: float = 10.0) -> RaceState:  # noqa: ASYNC109 (a wait with a default deadline of its own)
         """Wait until ``predicate(state)`` holds; TimeoutError after ``timeout`` seconds."""
         async with asyncio.timeout(timeout):
             while not predicate(self.state):
                 await self._changed.wait()
         return self.state
 
-    async def wait_message(self, kind: str, timeout: float = 10.0) -> dict[str, Any]:
+    async def wait_message(self, kind: str, timeout: float = 10.0) -> dict[str, Any]:  # noqa: ASYNC109 (a wait with a default deadline of its own)
         """Wait for the next message of type ``kind`` (after this call)."""
         start = self.n_received
 

@@ -48,7 +48,8 @@ async def save_record(session: ClientSession, directory: Path) -> Path | None:
     if record is None:
         return None  # the server said why, and its notice is on screen
     try:
-        directory.mkdir(parents=True, exist_ok=True)
+        # a few kB to a local file, asked for by the player, who waits for the answer anyway
+        directory.mkdir(parents=True, exist_ok=True)  # noqa: ASYNC240
         path = record_path(record, state.code, directory)
         path.write_text(json.dumps(record) + "\n", encoding="utf-8")
     except OSError as exc:

@@ -1,10 +1,25 @@
-"""Checks for the whole test run."""
+"""Checks for the whole test run, the fixtures every folder shares, and the markers.
+
+Every test is marked by its folder: ``tests/unit/`` (no Redis, no process, no
+network server; mirrors server/ and client/), ``tests/integration/`` (a real Redis
+and servers in the test's own process) and ``tests/e2e/`` (server and client
+processes, terminals, the local cluster, the bench). ``-m unit`` and the like select
+them; a test file outside the three folders is refused, so none goes unmarked.
+"""
 
 from __future__ import annotations
+
+from pathlib import Path
 
 import pytest
 
 from server.ops.corebuild import pure_requested, stale_modules
+
+# the fixtures of real Redis, in-process servers and server processes, for every folder
+pytest_plugins = ["tests.support.servers"]
+
+KINDS = ("unit", "integration", "e2e")
+TESTS = Path(__file__).resolve().parent
 
 
 def pytest_sessionstart(session: pytest.Session) -> None:
@@ -18,3 +33,25 @@ def pytest_sessionstart(session: pytest.Session) -> None:
         pytest.exit(f"the compiled rules core is older than its source ({', '.join(stale)}): "
                     "rebuild it (make setup, or pip install -e .), or run with PATIENCE_PURE=1",
                     returncode=2)
+
+
+def kind_of(path: Path) -> str | None:
+    """unit, integration or e2e: the test's first folder under tests/ (None elsewhere)."""
+    try:
+        parts = path.resolve().relative_to(TESTS).parts
+    except ValueError:
+        return None
+    return parts[0] if len(parts) > 1 and parts[0] in KINDS else None
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    astray = set()
+    for item in items:
+        kind = kind_of(item.path)
+        if kind is None:
+            astray.add(str(item.path))
+        else:
+            item.add_marker(getattr(pytest.mark, kind))
+    if astray:
+        raise pytest.UsageError("tests belong in tests/unit/, tests/integration/ or tests/e2e/ "
+                                f"(README.md, Development): {', '.join(sorted(astray))}")

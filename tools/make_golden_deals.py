@@ -2,7 +2,7 @@
 
 Run once when a variant is added (``python tools/make_golden_deals.py``);
 the tests then hold the engine to these rows. The rows are only as good as
-their checks, listed in the header and run by tests/game/test_golden_deals.py.
+their checks, listed in the header and run by tests/unit/game/test_golden_deals.py.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ HEADER = f"""\
 #   Fisher-Yates from the last index, the last array element dealt first.
 # rows: variant, deal, pile, cards (bottom to top; for s, the order of drawing: next card first).
 # checks: the card orders ("order" rows) equal the independent pysol-cards package's LCRandom31/MTRandom
-#   shuffles (tests/game/test_golden_deals.py); #1 equals Microsoft FreeCell deal #1; the cross-family,
+#   shuffles (tests/unit/game/test_golden_deals.py); #1 equals Microsoft FreeCell deal #1; the cross-family,
 #   Simplicity, Betsy Ross and Corner Stones rows for #1 (and the cross rows for 2, 3, 24, 31999, 32000,
 #   123456789) equal vectors computed by an independent reimplementation of PySolFC's deal procedure,
 #   transcribed by hand into the tests; so do the four-seasons-pysol and florentine-pysol rows for those

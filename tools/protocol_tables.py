@@ -1,7 +1,7 @@
 """Print the protocol tables of docs/reference/protocol.md from server/wire/protocol.py.
 
 ``python tools/protocol_tables.py > /tmp/t.md`` and paste below "## Tables";
-tests/test_protocol.py checks that every row is in the document.
+tests/unit/wire/test_protocol.py checks that every row is in the document.
 """
 
 from __future__ import annotations

@@ -55,8 +55,13 @@ class Subscriber(Protocol):
 
 
 class Member(Protocol):
-    outbox: Outbox
-    n: int  # the player's number in the room
+    # read-only here, so any member whose outbox is a subtype of Outbox conforms
+    @property
+    def outbox(self) -> Outbox: ...
+
+    @property
+    def n(self) -> int:
+        """The player's number in the room."""
 
     # Must not wait for anything: work that has to (a rematch's join) is the
     # member's own task. The hub only ever enqueues.

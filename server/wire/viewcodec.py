@@ -19,7 +19,7 @@ of a view are its keys and values' bytes in order:
 * the rest (counts, the status, variant facts) is packed as it comes.
 
 The bytes equal ``encode({"t": "view", "v": v, "seq": seq, "view": view(...)})``
-exactly (tests/server/test_viewcodec.py checks that over random games of every
+exactly (tests/unit/wire/test_viewcodec.py checks that over random games of every
 variant); what the player may see is decided by the same functions of the core
 as in :func:`~server.game.views.view`.
 """

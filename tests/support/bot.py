@@ -52,7 +52,7 @@ class Bot:
         assert self.ws is not None
         await self.ws.send(protocol.encode(message))
 
-    async def recv(self, timeout: float = 10.0) -> dict[str, Any]:
+    async def recv(self, timeout: float = 10.0) -> dict[str, Any]:  # noqa: ASYNC109 (a wait with a default deadline of its own)
         assert self.ws is not None
         frame = await asyncio.wait_for(self.ws.recv(), timeout)
         assert isinstance(frame, bytes)
@@ -71,7 +71,7 @@ class Bot:
         elif kind == "results":
             self.results = msg
 
-    async def expect(self, kind: str, timeout: float = 10.0, **match: Any) -> dict[str, Any]:
+    async def expect(self, kind: str, timeout: float = 10.0, **match: Any) -> dict[str, Any]:  # noqa: ASYNC109 (a wait with a default deadline of its own)
         """Read until a message of this type (and these field values) arrives."""
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout

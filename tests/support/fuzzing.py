@@ -10,7 +10,7 @@ results) and send every message type with fields dropped, mistyped, out of
 range or taken from another situation, plus random bytes and text frames.
 
 Run a long campaign with ``python -m tests.support.fuzzing --messages 100000``; the
-suite runs a short seeded one (tests/server/test_fuzz.py).
+suite runs a short seeded one (tests/integration/server/test_fuzz.py).
 """
 
 from __future__ import annotations
@@ -97,7 +97,7 @@ class Client:
         self.closed = None
         await self.exchange(encode({"t": "hello", "proto": PROTOCOL_VERSION, "name": name}))
 
-    async def exchange(self, frame: bytes | str, timeout: float = 5.0) -> list[dict[str, Any]]:
+    async def exchange(self, frame: bytes | str, timeout: float = 5.0) -> list[dict[str, Any]]:  # noqa: ASYNC109 (a wait with a default deadline of its own)
         """Send a frame, then a ping; everything heard until the pong answers the frame
         (a connection handles its messages one after another)."""
         assert self.ws is not None
@@ -252,7 +252,7 @@ class Fuzzer:
         if r < 0.06:
             return "a text frame"
         if r < 0.08:
-            return msgpack.packb([1, 2, 3])
+            return bytes(msgpack.packb([1, 2, 3]))
         kind = self.rng.choice(sorted(CLIENT_MESSAGES) + ["nope", "_takeover"])
         fields = CLIENT_MESSAGES.get(kind, {})
         msg: dict[str, Any] = {"t": kind}
@@ -347,7 +347,7 @@ async def campaign(redis_url: str, messages: int, seed: int, progress: int = 0) 
                         rate_per_2s=1_000_000, secret="fuzz", daily_budget=500, daily_tries=1,
                         max_bad_frames=10**9,
                         # every client is on 127.0.0.1: the per-address budgets would refuse
-                        # most messages before a handler saw them (tests/server/test_limits.py
+                        # most messages before a handler saw them (tests/e2e/server/test_limits.py
                         # holds those refusals to changing nothing)
                         connections_per_address=10**6, address_rate_per_2s=10**7,
                         rooms_per_minute=10**6, claims_per_hour=10**6, join_penalty_ms=0)

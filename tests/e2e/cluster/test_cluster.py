@@ -1,0 +1,222 @@
+"""The server on a real Redis Cluster (three primaries on loopback ports)."""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import redis
+from redis.asyncio.cluster import RedisCluster
+
+import server
+from server.store import keys
+from server.store.arenas import ArenaStore
+from server.store.arenas import key as arena_key
+from server.store.batch import ScriptBatcher
+from server.store.client import open_client
+from server.store.rooms import RoomStore
+from server.store.router import Router, slot_of
+from tests.support.bot import Bot
+from tests.support.cluster import LocalCluster, local_cluster
+from tests.support.servers import (
+    VARIANT,
+    ServerFactory,
+    close_all,
+    play_out,
+    results_of,
+    start_race,
+    ws_url,
+)
+
+
+@pytest.fixture(scope="module")
+def cluster() -> Iterator[LocalCluster]:
+    with local_cluster(3) as c:
+        yield c
+
+
+def owner(cluster: LocalCluster, key: str) -> int:
+    """Index of the primary that owns ``key``'s slot."""
+    c = cluster.client(cluster.primaries[0])
+    try:
+        for low, high, node, *_ in c.execute_command("CLUSTER", "SLOTS"):
+            if low <= slot_of(key) <= high:
+                return next(i for i, p in enumerate(cluster.primaries) if p.port == node[1])
+    finally:
+        c.close()
+    raise AssertionError("slot not served")
+
+
+async def test_the_stores_multi_command_writes_run_on_the_cluster_client(cluster: LocalCluster) -> None:
+    # They were MULTI/EXEC: redis-py's cluster client queued each command on a
+    # thread with an event loop of its own, and a transaction holding SMEMBERS
+    # raised TypeError after Redis had applied it (the rematch vote).
+    client = open_client(cluster.url, cluster=True)
+    await client.ping()  # the client learns the slots in this test's loop
+    store = RoomStore(client, race_ms=60_000, countdown_ms=0)
+    arenas = ArenaStore(client, store)
+    code = f"RV{secrets.token_hex(3).upper()}"
+    arena = f"cl{secrets.token_hex(3)}"
+    variant = f"nov{secrets.token_hex(2)}"
+    try:
+        assert await store.rematch_vote(code, 1, True) == {1}
+        assert await store.rematch_vote(code, 2, True) == {1, 2}
+        assert await store.rematch_vote(code, 1, False) == {2}
+        assert await client.pttl(keys.rematch(code)) > 0
+        await store.reserve_seats(code, [("ann", None), ("bob", "Bob")])
+        starts = int(time.time() * 1000)
+        await store.start_reserved(code, 2, starts, starts + 60_000)
+        assert await client.hget(keys.meta(code), "players") == b"2"
+        assert await client.hmget(keys.meta(code), ["phase", "starts_at"]) == [
+            b"racing", str(starts).encode()]
+        assert await client.pttl(keys.player(code, 1)) > 60_000
+        bob = await client.hgetall(keys.player(code, 2))
+        assert (bob[b"name"], bob[b"who"], bob[b"ready"]) == (b"bob", b"bob", b"1")
+        await store.add_quick(variant, code)
+        assert await store.quick_candidates(variant) == [code]
+        await arenas.mark_seen(arena, ["ann", "bob"], [], 5, 60_000)
+        await arenas.mark_seen(arena, ["cy"], ["ann"], 6, 60_000)
+        assert await client.zrange(arena_key(arena, "seen"), 0, -1, withscores=True) == [
+            (b"bob", 5.0), (b"cy", 6.0)]
+    finally:
+        await client.delete(keys.rematch(code), keys.meta(code), *keys.all_player_keys(code, 2))
+        await client.delete(keys.quick(variant), arena_key(arena, "seen"))
+        await client.aclose()
+
+
+def test_no_store_write_is_a_redis_py_transaction() -> None:
+    # the reason is the test above; a script is one routed command instead
+    sources = [p.read_text() for p in Path(server.__file__).parent.rglob("*.py")]
+    assert not [s for s in sources if "transaction=True" in s]
+
+
+async def test_a_full_race_on_a_cluster_with_players_on_two_processes(
+        cluster: LocalCluster, make_server: ServerFactory) -> None:
+    apps = [await make_server(cluster.url, redis_cluster=True) for _ in range(2)]
+    names = [f"cl{secrets.token_hex(3)}" for _ in range(2)]
+    bots = [Bot(ws_url(app), name, seed=7 + i) for i, (app, name) in enumerate(zip(apps, names, strict=True))]
+    try:
+        for bot, name in zip(bots, names, strict=True):
+            await bot.connect()
+            await bot.send({"t": "claim", "name": name})
+            await bot.expect("claimed")
+        await bots[0].send({"t": "create", "variant": VARIANT, "players": 2, "private": True})
+        code = (await bots[0].expect("joined"))["code"]
+        await bots[1].send({"t": "join", "code": code})
+        await bots[1].expect("joined", code=code)
+        await start_race(bots)
+        # progress crosses processes over the room's shard channel
+        await bots[0].move(bots[0].choose() or "draw")
+        await bots[1].expect("progress", player=1, moves=1)
+        for bot in bots:
+            await play_out(bot, 40)
+        results = [await results_of(bot, timeout=30) for bot in bots]
+        assert results[0]["ranking"] == results[1]["ranking"]
+        # the room lives on one primary; ratings went to the players' own slots
+        # and the all-time board's, wherever those are
+        c = RedisCluster(host="127.0.0.1", port=cluster.primaries[0].port, decode_responses=True)
+        try:
+            assert await c.hget(keys.meta(code), "phase") == "finished"
+            rated = await c.zrange("board:{alltime}:rating", 0, -1)
+            assert set(names) <= set(rated)
+            assert int(await c.hget(f"user:{{{names[0]}}}", "races") or 0) == 1
+        finally:
+            await c.aclose()
+    finally:
+        await close_all(bots)
+
+
+async def test_move_scripts_are_routed_to_each_slots_owner(cluster: LocalCluster) -> None:
+    """One batch with keys on every primary: each call runs on its owner (a wrong
+    node would answer MOVED, which the batcher follows; a cross-node batch needs both)."""
+    client = RedisCluster(host="127.0.0.1", port=cluster.primaries[0].port)
+    batcher = ScriptBatcher(Router(client), "return redis.call('INCR', KEYS[1])")
+    try:
+        ks = [f"test:{{{secrets.token_hex(4)}}}" for _ in range(30)]
+        assert {owner(cluster, k) for k in ks} == {0, 1, 2}
+        replies = await asyncio.gather(*(batcher.call([k], [], slot=slot_of(k)) for k in ks))
+        assert replies == [1] * len(ks)
+        batcher.round_trips = 0  # the first batch also loaded the script on each node
+        replies = await asyncio.gather(*(batcher.call([k], [], slot=slot_of(k)) for k in ks))
+        assert replies == [2] * len(ks)
+        assert batcher.round_trips == 3  # one pipeline per node
+    finally:
+        batcher.close()
+        await client.aclose()
+
+
+def _move_slot(cluster: LocalCluster, slot: int, source: int, target: int) -> None:
+    """Reshard one slot with its keys, as redis-cli --cluster reshard does."""
+    src, dst = cluster.primaries[source], cluster.primaries[target]
+    s, d = cluster.client(src), cluster.client(dst)
+    try:
+        src_id, dst_id = cluster.node_id(src), cluster.node_id(dst)
+        d.execute_command("CLUSTER", "SETSLOT", slot, "IMPORTING", src_id)
+        s.execute_command("CLUSTER", "SETSLOT", slot, "MIGRATING", dst_id)
+        while names := s.execute_command("CLUSTER", "GETKEYSINSLOT", slot, 100):
+            s.execute_command("MIGRATE", "127.0.0.1", dst.port, "", 0, 5000, "KEYS", *names)
+        for c in (d, s):
+            c.execute_command("CLUSTER", "SETSLOT", slot, "NODE", dst_id)
+    finally:
+        s.close()
+        d.close()
+
+
+async def test_a_stale_slot_map_is_followed_after_moved(cluster: LocalCluster) -> None:
+    client = RedisCluster(host="127.0.0.1", port=cluster.primaries[0].port)
+    batcher = ScriptBatcher(Router(client), "return redis.call('INCR', KEYS[1])")
+    key = f"test:{{{secrets.token_hex(4)}}}"
+    try:
+        assert await batcher.call([key], [], slot=slot_of(key)) == 1
+        source = owner(cluster, key)
+        target = (source + 1) % 3
+        _move_slot(cluster, slot_of(key), source, target)
+        # the batcher still believes the old owner: MOVED, refresh, again on the new one
+        assert await batcher.call([key], [], slot=slot_of(key)) == 2
+        direct = redis.Redis(host="127.0.0.1", port=cluster.primaries[target].port)
+        assert int(direct.get(key) or 0) == 2
+        direct.close()
+    finally:
+        batcher.close()
+        await client.aclose()
+
+
+async def test_ask_to_a_node_without_the_script_while_it_runs_its_own_calls(
+        cluster: LocalCluster) -> None:
+    """Mid-migration a moved key is answered ASK: the call goes after ASKING to the
+    target, which may not have the script yet (NOSCRIPT: load it there) and may be
+    running a pipeline of this same batch (one pipeline per connection, or replies
+    would reach the wrong callers)."""
+    # a script no node has seen: the target answers NOSCRIPT to the ASKed call
+    source_text = f"-- {secrets.token_hex(4)}\nreturn redis.call('INCR', KEYS[1])"
+    client = RedisCluster(host="127.0.0.1", port=cluster.primaries[0].port)
+    batcher = ScriptBatcher(Router(client), source_text)
+    key = f"test:{{{secrets.token_hex(4)}}}"
+    source = owner(cluster, key)
+    target = (source + 1) % 3
+    src, dst = cluster.primaries[source], cluster.primaries[target]
+    s, d = cluster.client(src), cluster.client(dst)
+    slot = slot_of(key)
+    try:
+        s.set(key, 41)
+        # keys the target owns, in the same batch as the ASKed call
+        theirs = [k for k in (f"t:{{{secrets.token_hex(4)}}}" for _ in range(200))
+                  if owner(cluster, k) == target][:5]
+        d.execute_command("CLUSTER", "SETSLOT", slot, "IMPORTING", cluster.node_id(src))
+        s.execute_command("CLUSTER", "SETSLOT", slot, "MIGRATING", cluster.node_id(dst))
+        s.execute_command("MIGRATE", "127.0.0.1", dst.port, "", 0, 5000, "KEYS", key)
+        replies = await asyncio.gather(batcher.call([key], [], slot=slot),
+                                       *(batcher.call([k], [], slot=slot_of(k)) for k in theirs))
+        assert replies == [42] + [1] * len(theirs)
+        for c in (d, s):
+            c.execute_command("CLUSTER", "SETSLOT", slot, "NODE", cluster.node_id(dst))
+        assert await batcher.call([key], [], slot=slot) == 43
+    finally:
+        s.close()
+        d.close()
+        batcher.close()
+        await client.aclose()
