@@ -12,7 +12,7 @@ from importlib.metadata import packages_distributions
 from pathlib import Path
 from typing import cast
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text())
 
 

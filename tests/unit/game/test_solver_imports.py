@@ -8,7 +8,7 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-SOLVER = Path(__file__).resolve().parents[2] / "server" / "game" / "solver"
+SOLVER = Path(__file__).resolve().parents[3] / "server" / "game" / "solver"
 PACKAGE = "server.game.solver"
 
 
