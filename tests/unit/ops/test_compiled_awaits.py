@@ -35,7 +35,7 @@ def source_of(module: str) -> Path:
 def _within(nodes: list[ast.stmt]) -> Iterator[ast.AST]:
     """Every node of ``nodes``, not entering functions or classes defined there
     (they run elsewhere, and are checked on their own)."""
-    stack: list[ast.AST] = list(nodes)
+    stack: list[ast.AST] = [node for node in nodes if not isinstance(node, NESTED)]
     while stack:
         node = stack.pop()
         yield node
