@@ -101,6 +101,33 @@ async def _serve(ws: Messages, sock: Socket, make_endpoint: EndpointFactory, rat
     outbox = Outbox(sock)
     endpoint = make_endpoint(outbox, address)
     metrics.CONNECTIONS.inc()
+    # This module is compiled: no wait may stand in an except or finally block
+    # (a compiled coroutine would leave the exception it handles to every other
+    # task meanwhile: docs/design/compiled-code.md). So the clean-up that awaits
+    # comes after the try statement, and a cancellation is held until it is done.
+    stopped: BaseException | None = None
+    try:
+        abuse = await _read(ws, outbox, endpoint, rate_per_2s, max_bad_frames, address)
+        if abuse is not None:
+            await _close_policy(ws, outbox, abuse)
+    except ConnectionClosed:
+        pass
+    except Exception:
+        log.exception("connection failed", extra=endpoint.log_extra())
+        outbox.close(CLOSE_INTERNAL, "internal error")
+    except BaseException as exc:  # cancelled: clean up as a finally would, then go on with it
+        stopped = exc
+    metrics.CONNECTIONS.dec()
+    outbox.stop()
+    await endpoint.closed()
+    if stopped is not None:
+        raise stopped
+
+
+async def _read(ws: Messages, outbox: Outbox, endpoint: Endpoint, rate_per_2s: int,
+                max_bad_frames: int, address: Address) -> str | None:
+    """Hand each message to the endpoint until the connection ends (None) or
+    has earned a close for abuse (its reason)."""
     bad = 0
     refused = 0
     last_refused = 0.0
@@ -108,42 +135,31 @@ async def _serve(ws: Messages, sock: Socket, make_endpoint: EndpointFactory, rat
     # object with no await (an asyncio limiter's acquire cost a coroutine per message)
     now = time.monotonic()
     bucket = Bucket(rate_per_2s, rate_per_2s / 2, now)
-    try:
-        async for frame in ws:
-            # the connection's own bucket, then the one its address shares; the
-            # connection's token is taken only when both have one
-            now = time.monotonic()
-            if bucket.take_with(address.messages, now):
-                if refused and now - last_refused > 2.0:
-                    refused = 0  # it slowed down: forgive the earlier burst
-            else:
-                refused += 1
-                last_refused = now
-                if refused > rate_per_2s:
-                    await _close_policy(ws, outbox, "rate limit exceeded")
-                    return
-                outbox.send(encode(error("rate_limited", "too many messages: slow down",
-                                         _seq_of(frame))))
-                continue
-            try:
-                msg = decode_client(frame)
-                await endpoint.handle(msg)
-            except ProtocolError as exc:
-                if exc.code in ("bad_frame", "unknown_type", "bad_field"):
-                    bad += 1
-                    if bad > max_bad_frames:
-                        await _close_policy(ws, outbox, "too many malformed messages")
-                        return
-                outbox.send(encode(error(exc.code, exc.message, _seq_of(frame), exc.retry_ms)))
-    except ConnectionClosed:
-        pass
-    except Exception:
-        log.exception("connection failed", extra=endpoint.log_extra())
-        outbox.close(CLOSE_INTERNAL, "internal error")
-    finally:
-        metrics.CONNECTIONS.dec()
-        outbox.stop()
-        await endpoint.closed()
+    async for frame in ws:
+        # the connection's own bucket, then the one its address shares; the
+        # connection's token is taken only when both have one
+        now = time.monotonic()
+        if bucket.take_with(address.messages, now):
+            if refused and now - last_refused > 2.0:
+                refused = 0  # it slowed down: forgive the earlier burst
+        else:
+            refused += 1
+            last_refused = now
+            if refused > rate_per_2s:
+                return "rate limit exceeded"
+            outbox.send(encode(error("rate_limited", "too many messages: slow down",
+                                     _seq_of(frame))))
+            continue
+        try:
+            msg = decode_client(frame)
+            await endpoint.handle(msg)
+        except ProtocolError as exc:
+            if exc.code in ("bad_frame", "unknown_type", "bad_field"):
+                bad += 1
+                if bad > max_bad_frames:
+                    return "too many malformed messages"  # closed by the caller: no wait here
+            outbox.send(encode(error(exc.code, exc.message, _seq_of(frame), exc.retry_ms)))
+    return None
 
 
 def bound_kernel_buffer(transport: asyncio.BaseTransport) -> None:

@@ -356,15 +356,19 @@ class SansioConnection(asyncio.Protocol):
         task.add_done_callback(self.server.handler_tasks.discard)
 
     async def _run_handler(self) -> None:
+        failed = False
         try:
             await self.server.handler(self)
         except Exception:
             log.exception("connection handler failed")
-            if self.protocol.state is State.OPEN:
-                await self.close(1011, "internal error")
-            return
+            failed = True
+        # the close waits: after the except block, never in it (compiled:
+        # docs/design/compiled-code.md)
         if self.protocol.state is State.OPEN:
-            await self.close(1000)
+            if failed:
+                await self.close(1011, "internal error")
+            else:
+                await self.close(1000)
 
     def _ping(self) -> None:
         if self.protocol.state is not State.OPEN:

@@ -151,6 +151,7 @@ class Hub:
     async def _supervise(self) -> None:
         delay = 0.1
         while True:
+            lost = False
             try:
                 await self._sub.open()
                 channels = [keys.channel(c) for c in self._rooms]
@@ -177,6 +178,11 @@ class Hub:
                     log.warning("pub/sub connection lost: %s", exc)
                 self.connected = False
                 self._sub.close()
+                lost = True
+            # the wait after the except block, never in it: compiled, this coroutine
+            # would leave the lost connection's exception to every other task while
+            # it sleeps (docs/design/compiled-code.md)
+            if lost:
                 await asyncio.sleep(delay)
                 delay = min(delay * 2, 2.0)
 

@@ -234,7 +234,9 @@ class Player:
                     await self.reload()
                 break
             except StoreUnavailable:
-                await asyncio.sleep(STORE_RETRY_S)
+                pass
+            # after the except block, never in it (compiled: docs/design/compiled-code.md)
+            await asyncio.sleep(STORE_RETRY_S)
         if self.code != code or self.game.state is None:
             return
         self.send_view(None)

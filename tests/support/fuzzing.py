@@ -1,7 +1,8 @@
 """A protocol fuzzer: random and mutated messages against a real server and a
 real Redis, checking the two promises of docs/operations/reliability.md:
 
-* no handler error: no close with 1011, nothing logged with a traceback;
+* no handler error: no close with 1011, nothing logged at ERROR (any logger,
+  with a traceback or without);
 * a refusal changes nothing: the whole Redis state after a message answered
   with an ``error`` equals the state before it.
 
@@ -9,8 +10,10 @@ Players sit in every situation (before hello, in a lobby, mid-race, after the
 results) and send every message type with fields dropped, mistyped, out of
 range or taken from another situation, plus random bytes and text frames.
 
-Run a long campaign with ``python -m tests.support.fuzzing --messages 100000``; the
-suite runs a short seeded one (tests/integration/server/test_fuzz.py).
+Run a long campaign with ``python -m tests.support.fuzzing --messages 100000``, and
+the concurrent attack of tests/support/flood.py (many connections sending
+without waiting, cut off abruptly) with ``--abrupt 2200``; the suite runs short
+seeded ones of both (tests/integration/server/test_fuzz.py).
 """
 
 from __future__ import annotations
@@ -18,9 +21,9 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
-import logging
 import random
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -35,6 +38,8 @@ from server.ops.config import Settings
 from server.rooms.arenas import new_id
 from server.store.arenas import ArenaStore
 from server.wire.protocol import CLIENT_MESSAGES, CLOSE_INTERNAL, PROTOCOL_VERSION, encode
+from tests.support.errorlogs import ErrorRecords
+from tests.support.flood import flood_campaign
 
 VARIANTS = sorted(RULES)
 ODD_STRINGS = ["", " ", "²", "①", "٣", "ABCDEF.².x", "ABCDEF.1.", "..", "A" * 64, "\x00", "🂡",
@@ -50,25 +55,16 @@ class Report:
     refused: int = 0
     refused_changed: list[str] = field(default_factory=list)
     handler_errors: list[str] = field(default_factory=list)
+    error_records: int = 0  # everything logged at ERROR, from any logger
+    tracebacks: int = 0  # of those, the records with a traceback
     closes: dict[int, int] = field(default_factory=dict)
     seconds: float = 0.0
 
     def line(self) -> str:
         return (f"{self.messages} messages fuzzed in {self.seconds:.0f} s: {self.refused} refused, "
                 f"{len(self.refused_changed)} refused but changed the store, "
-                f"{len(self.handler_errors)} handler errors, closes {dict(sorted(self.closes.items()))}")
-
-
-class ErrorLog(logging.Handler):
-    """Collects what the server logs at ERROR with a traceback."""
-
-    def __init__(self) -> None:
-        super().__init__(logging.ERROR)
-        self.records: list[str] = []
-
-    def emit(self, record: logging.LogRecord) -> None:
-        if record.exc_info:
-            self.records.append(self.format(record))
+                f"{len(self.handler_errors)} handler errors ({self.error_records} records at ERROR, "
+                f"{self.tracebacks} with a traceback), closes {dict(sorted(self.closes.items()))}")
 
 
 def is_ping(frame: bytes | str) -> bool:
@@ -135,74 +131,15 @@ class Client:
                 await asyncio.wait_for(self.ws.close(), 2)
 
 
-class Fuzzer:
-    def __init__(self, url: str, rdb: aioredis.Redis, seed: int) -> None:
-        self.url = url
-        self.rdb = rdb
+class FrameMaker:
+    """Random and mutated frames, with fields taken from what the players heard."""
+
+    def __init__(self, seed: int) -> None:
         self.rng = random.Random(seed)
-        self.clients: list[Client] = []
         self.codes: list[str] = []
         self.tokens: list[str] = []
-        self.progress = 0  # print a line every this many messages (0: never)
         self.arenas: list[str] = []
 
-    # -- the situations -----------------------------------------------------------------
-    async def setup(self) -> None:
-        """A fresh cast: one before hello, a lobby, a race of two, a finished room."""
-        for c in self.clients:
-            await c.close()
-        self.clients = []
-        # Each cast starts on an empty store: the whole-state comparison reads every
-        # key, and a keyspace growing with every cast slowed a long run tenfold.
-        await asyncio.sleep(0.1)  # the closed connections' seat releases
-        await self.rdb.flushdb()
-        self.codes, self.tokens = [], []
-        # two arenas: one pairing from an hour on (so nothing moves under the
-        # comparison), one that has ended and keeps its final standing
-        store = ArenaStore(self.rdb)
-        now = int(time.time() * 1000)
-        self.arenas = [new_id(), new_id()]
-        for arena, start in zip(self.arenas, (now + 3_600_000, now - 3_600_000), strict=True):
-            await store.create(arena, name="fuzz", variant=self.rng.choice(VARIANTS), starts_at=start,
-                               minutes=30, group=2, race_ms=60_000, max_players=50, max_rounds=10,
-                               now=now)
-        await self.rdb.hset(f"arena:{{{self.arenas[1]}}}:def", mapping={"status": "finished"})
-        await self.rdb.set(f"arena:{{{self.arenas[1]}}}:final", "[]")
-        lobby = Client(self.url)
-        await lobby.open("lobby")
-        await lobby.exchange(encode({"t": "create", "variant": self.rng.choice(VARIANTS)}))
-        racers = [Client(self.url), Client(self.url)]
-        await racers[0].open("racer")
-        await racers[0].exchange(encode({"t": "create", "variant": self.rng.choice(VARIANTS)}))
-        await racers[1].open("racer")
-        await racers[1].exchange(encode({"t": "join", "code": racers[0].code}))
-        for r in racers:
-            await r.exchange(encode({"t": "ready"}))
-        await asyncio.sleep(0.05)  # the countdown
-        for r in racers:
-            await r.exchange(encode({"t": "ping"}))
-        done = Client(self.url)
-        await done.open("done")
-        await done.exchange(encode({"t": "create", "variant": "four-seasons", "players": 2}))
-        other = Client(self.url)
-        await other.open("other")
-        await other.exchange(encode({"t": "join", "code": done.code}))
-        for d in (done, other):
-            await d.exchange(encode({"t": "ready"}))
-        await asyncio.sleep(0.05)
-        for d in (done, other):
-            await d.exchange(encode({"t": "resign", "seq": 1}))
-        fresh = Client(self.url)
-        fresh.ws = await connect(self.url, max_size=2**20, compression=None)
-        self.clients = [fresh, lobby, *racers, done, other]
-        for c in self.clients:
-            if c.code:
-                self.codes.append(c.code)
-                self.tokens.append(c.token)
-        self.codes = self.codes[-20:]
-        self.tokens = self.tokens[-20:]
-
-    # -- what to send ----------------------------------------------------------------------
     def value(self, name: str, client: Client) -> Any:
         r = self.rng.random()
         if r < 0.25:
@@ -269,6 +206,74 @@ class Fuzzer:
             packed = encode({"t": kind})
         return packed
 
+
+
+class Fuzzer(FrameMaker):
+    """Players in every situation, each sent fuzzed frames one at a time."""
+
+    def __init__(self, url: str, rdb: aioredis.Redis, seed: int) -> None:
+        super().__init__(seed)
+        self.url = url
+        self.rdb = rdb
+        self.clients: list[Client] = []
+        self.progress = 0  # print a line every this many messages (0: never)
+
+    # -- the situations -----------------------------------------------------------------
+    async def setup(self) -> None:
+        """A fresh cast: one before hello, a lobby, a race of two, a finished room."""
+        for c in self.clients:
+            await c.close()
+        self.clients = []
+        # Each cast starts on an empty store: the whole-state comparison reads every
+        # key, and a keyspace growing with every cast slowed a long run tenfold.
+        await asyncio.sleep(0.1)  # the closed connections' seat releases
+        await self.rdb.flushdb()
+        self.codes, self.tokens = [], []
+        # two arenas: one pairing from an hour on (so nothing moves under the
+        # comparison), one that has ended and keeps its final standing
+        store = ArenaStore(self.rdb)
+        now = int(time.time() * 1000)
+        self.arenas = [new_id(), new_id()]
+        for arena, start in zip(self.arenas, (now + 3_600_000, now - 3_600_000), strict=True):
+            await store.create(arena, name="fuzz", variant=self.rng.choice(VARIANTS), starts_at=start,
+                               minutes=30, group=2, race_ms=60_000, max_players=50, max_rounds=10,
+                               now=now)
+        await self.rdb.hset(f"arena:{{{self.arenas[1]}}}:def", mapping={"status": "finished"})
+        await self.rdb.set(f"arena:{{{self.arenas[1]}}}:final", "[]")
+        lobby = Client(self.url)
+        await lobby.open("lobby")
+        await lobby.exchange(encode({"t": "create", "variant": self.rng.choice(VARIANTS)}))
+        racers = [Client(self.url), Client(self.url)]
+        await racers[0].open("racer")
+        await racers[0].exchange(encode({"t": "create", "variant": self.rng.choice(VARIANTS)}))
+        await racers[1].open("racer")
+        await racers[1].exchange(encode({"t": "join", "code": racers[0].code}))
+        for r in racers:
+            await r.exchange(encode({"t": "ready"}))
+        await asyncio.sleep(0.05)  # the countdown
+        for r in racers:
+            await r.exchange(encode({"t": "ping"}))
+        done = Client(self.url)
+        await done.open("done")
+        await done.exchange(encode({"t": "create", "variant": "four-seasons", "players": 2}))
+        other = Client(self.url)
+        await other.open("other")
+        await other.exchange(encode({"t": "join", "code": done.code}))
+        for d in (done, other):
+            await d.exchange(encode({"t": "ready"}))
+        await asyncio.sleep(0.05)
+        for d in (done, other):
+            await d.exchange(encode({"t": "resign", "seq": 1}))
+        fresh = Client(self.url)
+        fresh.ws = await connect(self.url, max_size=2**20, compression=None)
+        self.clients = [fresh, lobby, *racers, done, other]
+        for c in self.clients:
+            if c.code:
+                self.codes.append(c.code)
+                self.tokens.append(c.token)
+        self.codes = self.codes[-20:]
+        self.tokens = self.tokens[-20:]
+
     # -- the run -------------------------------------------------------------------------------
     async def snapshot(self) -> dict[bytes, Any]:
         """Every key and its value (TTLs left out: they only run down), but an
@@ -286,7 +291,7 @@ class Fuzzer:
             read.get(kind, lambda k: pipe.type(k))(k)
         return dict(zip(keys, await pipe.execute(), strict=True))
 
-    async def run(self, messages: int, report: Report, errors: ErrorLog) -> None:
+    async def run(self, messages: int, report: Report, errors: ErrorRecords) -> None:
         started = time.monotonic()
         await self.setup()
         await asyncio.sleep(0.1)
@@ -318,7 +323,7 @@ class Fuzzer:
                 before = await self.snapshot()
                 continue
             if len(errors.records) > logged:
-                report.handler_errors.extend(f"{frame!r}: {e}" for e in errors.records[logged:])
+                report.handler_errors.extend(f"{frame!r}: {e}" for e in errors.shown(start=logged))
             after = await self.snapshot()
             answers = [m for m in heard if m.get("t") == "error"]
             if answers and not any(m.get("t") in ("joined", "claimed", "welcome") for m in heard):
@@ -352,21 +357,29 @@ async def campaign(redis_url: str, messages: int, seed: int, progress: int = 0) 
                         connections_per_address=10**6, address_rate_per_2s=10**7,
                         rooms_per_minute=10**6, claims_per_hour=10**6, join_penalty_ms=0)
     app = RaceServer(settings, redis_url)
-    errors = ErrorLog()
-    logging.getLogger("patience").addHandler(errors)
+    errors = ErrorRecords()
     rdb = aioredis.Redis.from_url(redis_url)
     await rdb.flushdb()
     await app.start()
     report = Report()
-    try:
-        fuzzer = Fuzzer(f"ws://127.0.0.1:{app.port}/", rdb, seed)
-        fuzzer.progress = progress
-        await fuzzer.run(messages, report, errors)
-    finally:
-        logging.getLogger("patience").removeHandler(errors)
-        await app.close()
-        await rdb.aclose()
+    with errors:  # every logger's records at ERROR, the server's and the libraries'
+        try:
+            fuzzer = Fuzzer(f"ws://127.0.0.1:{app.port}/", rdb, seed)
+            fuzzer.progress = progress
+            await fuzzer.run(messages, report, errors)
+        finally:
+            await app.close()
+            await rdb.aclose()
+    report.error_records = len(errors.records)
+    report.tracebacks = errors.tracebacks
     return report
+
+
+def frame_maker(seed: int) -> Callable[[], bytes | str]:
+    """The fuzzer's frames for players who heard nothing (the concurrent attack's)."""
+    maker = FrameMaker(seed)
+    nobody = Client("")
+    return lambda: maker.frame(nobody)
 
 
 def main() -> None:
@@ -375,13 +388,22 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--messages", type=int, default=100_000)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--abrupt", type=int, default=0, metavar="N",
+                        help="run the concurrent attack of N connections instead (tests/support/flood.py)")
     args = parser.parse_args()
     with fresh_server() as redis_server:
+        if args.abrupt:
+            attack = asyncio.run(flood_campaign(redis_server.url, frame_maker(args.seed), args.abrupt,
+                                                args.seed))
+            print(attack.line())
+            for text in attack.first_errors:
+                print("  ", text[:2000])
+            raise SystemExit(1 if attack.error_records else 0)
         report = asyncio.run(campaign(redis_server.url, args.messages, args.seed, progress=5000))
     print(report.line())
     for line in (report.handler_errors + report.refused_changed)[:20]:
         print("  ", line[:300])
-    raise SystemExit(1 if report.handler_errors or report.refused_changed else 0)
+    raise SystemExit(1 if report.handler_errors or report.refused_changed or report.error_records else 0)
 
 
 if __name__ == "__main__":

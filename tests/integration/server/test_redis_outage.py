@@ -1,11 +1,13 @@
 """Redis goes away and comes back: clients get store_unavailable, nothing changes, the
-server recovers by itself; /healthz tells the difference."""
+server recovers by itself; /healthz tells the difference. Every test here counts what
+is logged at ERROR meanwhile: a lost Redis is met with warnings and refusals, never an
+ERROR record (on the compiled build too: docs/design/compiled-code.md)."""
 
 from __future__ import annotations
 
 import asyncio
 import tempfile
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import pytest
@@ -17,6 +19,7 @@ from server.ops.config import Settings
 from server.rooms.hub import BOARDS_CHANNEL
 from server.store.embedded import EmbeddedRedis
 from tests.support.bot import Bot
+from tests.support.errorlogs import no_error_records
 from tests.support.redis_server import sigkill
 from tests.support.servers import ServerFactory, close_all, race, seat, start_race, txt, ws_url
 
@@ -28,6 +31,12 @@ def own_redis() -> Iterator[EmbeddedRedis]:
         server = EmbeddedRedis(Path(tmp))  # appendfsync everysec, as the server's own default
         with server:
             yield server
+
+
+@pytest.fixture(autouse=True)
+async def logs_no_error() -> AsyncIterator[None]:
+    with no_error_records():
+        yield
 
 
 def stored(url: str, code: str, n: int) -> tuple[str, int]:
@@ -90,6 +99,35 @@ async def test_redis_outage_gives_store_unavailable_and_the_server_recovers(
         await ann.expect("progress", player=2, moves=1, timeout=10)
     finally:
         await close_all(bots)
+
+
+async def test_connections_ending_while_the_hub_reconnects_log_no_error(
+        make_server: ServerFactory, own_redis: EmbeddedRedis) -> None:
+    """While Redis is away the hub waits between its attempts to subscribe again;
+    connections that end meanwhile end cleanly. (Compiled, the hub once waited
+    inside its except block, and the connection error it held came out of every
+    connection ending meanwhile as 'connection handler failed'.)"""
+    app = await make_server(own_redis.url)
+    url = ws_url(app)
+    own_redis.stop()
+    for _ in range(100):
+        if not app.hub.connected:
+            break
+        await asyncio.sleep(0.05)
+    assert not app.hub.connected
+    for i in range(12):  # over several of the hub's waits (0.1 s doubling to 2 s)
+        bot = Bot(url, f"brief{i}")
+        bot.ws = await connect(url)
+        await bot.send({"t": "hello", "proto": 1, "name": f"brief{i}"})
+        assert (await bot.expect("error"))["code"] == "store_unavailable"
+        await bot.close()
+        await asyncio.sleep(0.25)
+    own_redis.start()
+    for _ in range(100):
+        if app.hub.connected:
+            break
+        await asyncio.sleep(0.1)
+    assert app.hub.connected
 
 
 async def test_healthz_is_200_with_redis_and_503_without(make_server: ServerFactory,
