@@ -279,10 +279,12 @@ class RoomService:
     def race_ended(self, code: str) -> None:
         """The race of room ``code`` is over (finished here, seen finished in the
         store, or its results heard from another process): its clock has nothing
-        left to do, so it goes now rather than sleeping out the race's time."""
+        left to do, so it goes now rather than sleeping out the race's time, and
+        what the store keeps per racing room goes with it."""
         task = self._clocks.pop(code, None)
         if task is not None and task is not asyncio.current_task():
             task.cancel()
+        self.store.forget(code)
 
     @property
     def running_clocks(self) -> int:

@@ -273,7 +273,8 @@ class RoomStore:
         fixed = self._move_fixed.get((code, n))
         if fixed is None:
             if len(self._move_fixed) >= MOVE_FIXED_MAX:
-                self._move_fixed.clear()
+                # full (races ended elsewhere, never forgotten here): the oldest goes
+                del self._move_fixed[next(iter(self._move_fixed))]
             ks = [keys.meta(code), keys.player(code, n), keys.log(code, n)]
             fixed = self._move_fixed[(code, n)] = (
                 self._moves.script_head(ks, MOVE_ARGC),
@@ -287,9 +288,15 @@ class RoomStore:
         slot = self._slots.get(code)
         if slot is None:
             if len(self._slots) >= MOVE_FIXED_MAX:
-                self._slots.clear()
+                del self._slots[next(iter(self._slots))]
             slot = self._slots[code] = slot_of(keys.meta(code))
         return slot
+
+    def forget(self, code: str) -> None:
+        """The race of room ``code`` is over: its packed parts of the move script go."""
+        self._slots.pop(code, None)
+        for n in range(1, MAX_PLAYERS + 1):
+            self._move_fixed.pop((code, n), None)
 
     async def moves(self, code: str, n: int) -> list[tuple[int, str]]:
         rows = await self._guard(self.redis.lrange(keys.log(code, n), 0, -1))
