@@ -326,6 +326,11 @@ class RoomService:
         log.info("race finished", extra={"room": code})
         if changed:
             await self.redis.publish(BOARDS_CHANNEL, str(changed))
+        try:  # the results are out: the room shrinks to what is read after a race
+            await self.store.compact(code)
+        except StoreUnavailable:
+            # the room stays whole (larger, as correct) until it expires
+            log.warning("a finished room could not be compacted", extra={"room": code})
         return True
 
     # -- rematch ---------------------------------------------------------------------
