@@ -20,7 +20,7 @@ from .state import STOCK, WASTE, State
 # view was turned into text before. Views are encoded and dropped, never changed
 # in place, so the lists can be shared. Bounded like the view encoder's pile table
 # (server/wire/viewcodec.py): full, the least recently used entry goes.
-PILE_TEXTS_MAX = 16_384
+PILE_TEXTS_MAX = 8_192
 
 
 def pile_texts(pile: tuple[int, ...]) -> list[str]:

@@ -41,8 +41,8 @@ from ..game.state import STOCK, WASTE, State
 # recently used entry, one per new one (functools.lru_cache): never all at once, so
 # the memory levels off and the hit rate does not drop to nothing. The sizes are
 # where a larger table stops saving work (docs/benchmarks.md, "the server's tables").
-PILES_MAX = 16_384  # a pile's cards -> its packed array of card texts
-MOVES_MAX = 4_096  # a move made afresh (a run, a fill) -> its packed text
+PILES_MAX = 8_192  # a pile's cards -> its packed array of card texts
+MOVES_MAX = 1_024  # a move made afresh (a run, a fill) -> its packed text
 
 _pack = msgpack.Packer(use_bin_type=True).pack
 
