@@ -100,12 +100,13 @@ NO_ADDRESS_LIMITS = {"PATIENCE_CONNECTIONS_PER_ADDRESS": "1000000",
                      "PATIENCE_JOIN_PENALTY_MS": "0"}
 
 
-def start_server(data_dir: str, transport: str | None = None, under: Sequence[str] = ()) -> Proc:
+def start_server(data_dir: str, transport: str | None = None, under: Sequence[str] = (),
+                 race_seconds: int = 3600) -> Proc:
     """A server process; ``transport`` (PATIENCE_TRANSPORT) or the environment's;
     ``under``: a command it runs under (a profiler: bench/server_instructions.py)."""
     extra = {"PATIENCE_TRANSPORT": transport} if transport else {}
     env = dict(os.environ, **extra, PATIENCE_PORT="0", PATIENCE_COUNTDOWN_MS="0",
-               PATIENCE_RATE_PER_2S="100000", PATIENCE_RACE_SECONDS="3600",
+               PATIENCE_RATE_PER_2S="100000", PATIENCE_RACE_SECONDS=str(race_seconds),
                PATIENCE_DATA_DIR=data_dir, PATIENCE_LOG_LEVEL="WARNING", **NO_ADDRESS_LIMITS)
     return _spawn([sys.executable, "-m", "server.cli.main", "serve"], env, under)
 

@@ -7,6 +7,7 @@ even less: :func:`progress` has counts only.
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from .cards import CARD_TEXT, rank_name
@@ -17,18 +18,16 @@ from .state import STOCK, WASTE, State
 
 # Pile texts by pile: a move changes one or two piles, so nearly every pile of a
 # view was turned into text before. Views are encoded and dropped, never changed
-# in place, so the lists can be shared.
-_PILE_TEXTS: dict[tuple[int, ...], list[str]] = {}
-_PILE_TEXTS_MAX = 100_000
+# in place, so the lists can be shared. Bounded like the view encoder's pile table
+# (server/wire/viewcodec.py): full, the least recently used entry goes.
+PILE_TEXTS_MAX = 8_192
 
 
-def _pile_texts(pile: tuple[int, ...]) -> list[str]:
-    text = _PILE_TEXTS.get(pile)
-    if text is None:
-        if len(_PILE_TEXTS) >= _PILE_TEXTS_MAX:
-            _PILE_TEXTS.clear()
-        text = _PILE_TEXTS[pile] = [CARD_TEXT[c] for c in pile]
-    return text
+def pile_texts(pile: tuple[int, ...]) -> list[str]:
+    return [CARD_TEXT[c] for c in pile]
+
+
+_pile_texts = functools.lru_cache(maxsize=PILE_TEXTS_MAX)(pile_texts)
 
 
 def view(state: State, known_status: str | None = None,

@@ -294,6 +294,10 @@ class Player:
                 self.game.starts_at = int(message["starts_at"])
                 self.game.ends_at = int(message["ends_at"])
                 self.schedule_start()
+        elif kind == "results":
+            # the race is over, maybe finished by another process: its clock here goes
+            if self.code is not None:
+                self.service.race_ended(self.code)
         elif kind == "rematch":
             self.send(message)
             new_code = str(message["code"])

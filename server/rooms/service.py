@@ -255,21 +255,41 @@ class RoomService:
 
     # -- the race clock and the results ---------------------------------------------------
     def watch_clock(self, room: RoomRow) -> None:
-        """End the race when its clock runs out, even if nobody moves."""
+        """End the race when its clock runs out, even if nobody moves. The
+        clock ends with the race (:meth:`race_ended`), not with its time."""
         task = self._clocks.get(room.code)
         if room.phase == "finished" or (task is not None and not task.done()):
             return
-        self._clocks[room.code] = asyncio.create_task(self._clock(room.code, room.ends_at))
+        self._clocks[room.code] = asyncio.create_task(self._clock(room.code, room.ends_at),
+                                                      name=f"race-clock:{room.code}")
 
     async def _clock(self, code: str, ends_at: int) -> None:
-        await asyncio.sleep(max(0, ends_at - self.clock()) / 1000 + 0.05)
-        while True:  # Redis may be away when the clock runs out: the results still come
-            try:
-                await self.finish_if_done(code)
-                break
-            except StoreUnavailable:
-                await asyncio.sleep(STORE_RETRY_S)
-        self._clocks.pop(code, None)
+        try:
+            await asyncio.sleep(max(0, ends_at - self.clock()) / 1000 + 0.05)
+            while True:  # Redis may be away when the clock runs out: the results still come
+                try:
+                    await self.finish_if_done(code)
+                    break
+                except StoreUnavailable:
+                    await asyncio.sleep(STORE_RETRY_S)
+        finally:
+            if self._clocks.get(code) is asyncio.current_task():
+                del self._clocks[code]
+
+    def race_ended(self, code: str) -> None:
+        """The race of room ``code`` is over (finished here, seen finished in the
+        store, or its results heard from another process): its clock has nothing
+        left to do, so it goes now rather than sleeping out the race's time, and
+        what the store keeps per racing room goes with it."""
+        task = self._clocks.pop(code, None)
+        if task is not None and task is not asyncio.current_task():
+            task.cancel()
+        self.store.forget(code)
+
+    @property
+    def running_clocks(self) -> int:
+        """How many race clocks this process keeps (one per unfinished race it serves)."""
+        return len(self._clocks)
 
     async def finish_if_done(self, code: str, room: RoomRow | None = None) -> bool:
         """End the race of room ``code`` if it is over on this service's clock:
@@ -282,10 +302,13 @@ class RoomService:
         now = self.clock()
         if room is None:
             room = await self.store.room(code)
+        if room is not None and room.phase == "finished":
+            self.race_ended(code)  # finished by another process (or earlier)
         if room is None or not race_over(room, now):
             return False
         if not await self.store.finish(code, len(room.players), now):
             return False
+        self.race_ended(code)
         room = await self.store.room(code)
         assert room is not None
         results = results_message(room)
@@ -303,6 +326,11 @@ class RoomService:
         log.info("race finished", extra={"room": code})
         if changed:
             await self.redis.publish(BOARDS_CHANNEL, str(changed))
+        try:  # the results are out: the room shrinks to what is read after a race
+            await self.store.compact(code)
+        except StoreUnavailable:
+            # the room stays whole (larger, as correct) until it expires
+            log.warning("a finished room could not be compacted", extra={"room": code})
         return True
 
     # -- rematch ---------------------------------------------------------------------

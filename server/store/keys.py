@@ -20,6 +20,11 @@ def log(code: str, n: int) -> str:
     return f"room:{{{code}}}:log:{n}"
 
 
+def done(code: str) -> str:
+    """A finished race's results and logs, packed (server/store/compact.py)."""
+    return f"room:{{{code}}}:done"
+
+
 def rematch(code: str) -> str:
     """The set of a finished room's players who accept a rematch."""
     return f"room:{{{code}}}:rematch"

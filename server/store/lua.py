@@ -172,6 +172,37 @@ for i = 1, #KEYS do redis.call('PEXPIRE', KEYS[i], ARGV[2]) end
 return 1
 """
 
+# KEYS: meta, done, log1..logN.  ARGV: the record packed (server/store/compact.py),
+#       then per player the length its log had when read
+# A finished race's results and logs move into one string key (``done``), packed, with
+# the meta's time to live; the lists and the meta's ``results`` go. Only in a finished
+# room with its results (no move is stored there any more), and only if every log has
+# the length read. The meta is written anew without the results: a hash once made a
+# hash table by a long field stays one after the field goes (Redis never converts it
+# back to its compact encoding). -> 1 when compacted, 0 when not
+COMPACT: Final = """
+local m = redis.call('HMGET', KEYS[1], 'phase', 'results')
+if m[1] ~= 'finished' or not m[2] then return 0 end
+for i = 3, #KEYS do
+  if redis.call('LLEN', KEYS[i]) ~= tonumber(ARGV[i - 1]) then return 0 end
+end
+local ttl = redis.call('PTTL', KEYS[1])
+if ttl <= 0 then return 0 end
+redis.call('SET', KEYS[2], ARGV[1], 'PX', ttl)
+local fields = redis.call('HGETALL', KEYS[1])
+local keep = {}
+for i = 1, #fields, 2 do
+  if fields[i] ~= 'results' then
+    keep[#keep + 1] = fields[i]; keep[#keep + 1] = fields[i + 1]
+  end
+end
+redis.call('DEL', KEYS[1])
+redis.call('HSET', KEYS[1], unpack(keep))
+redis.call('PEXPIRE', KEYS[1], ttl)
+for i = 3, #KEYS do redis.call('DEL', KEYS[i]) end
+return 1
+"""
+
 # KEYS: one hash.  ARGV: field, value, field, value...  -> 1, or 0 if the key is gone
 # Updates a room's hash only while it exists: a plain HSET on an expired room would
 # recreate its key without a TTL, and it would never go away.

@@ -23,6 +23,7 @@ from ..wire.errors import RoomError, StoreUnavailable
 from ..wire.protocol import MAX_PLAYERS
 from . import keys, lua
 from .batch import ScriptBatcher, pack_args
+from .compact import pack_record, unpack_record
 from .router import Router, slot_of
 from .server_version import require_version
 
@@ -56,6 +57,15 @@ def _int(value: Any, default: int = 0) -> int:
     return int(value) if value not in (None, b"", "") else default
 
 
+def _log_rows(rows: list[Any]) -> list[tuple[int, str]]:
+    """A log list's entries, ``"<ms> <move>"`` each, as (ms, move)."""
+    out = []
+    for row in rows:
+        ms, _, text = _s(row).partition(" ")
+        out.append((int(ms), text))
+    return out
+
+
 class RoomStore:
     def __init__(self, redis: Redis, *, race_ms: int, countdown_ms: int,
                  lobby_ttl_ms: int = HOUR_MS, finished_ttl_ms: int = 24 * HOUR_MS,
@@ -75,6 +85,7 @@ class RoomStore:
         self._join = redis.register_script(lua.JOIN)
         self._ready = redis.register_script(lua.READY)
         self._finish = redis.register_script(lua.FINISH)
+        self._compact = redis.register_script(lua.COMPACT)
         self._release_conn = redis.register_script(lua.RELEASE_CONN)
         self._hset_existing = redis.register_script(lua.HSET_EXISTING)
         self._verdict = redis.register_script(lua.VERDICT)
@@ -147,10 +158,14 @@ class RoomStore:
         pipe.hgetall(keys.meta(code))
         for k in keys.all_player_keys(code, MAX_PLAYERS):
             pipe.hgetall(k)
+        pipe.get(keys.done(code))
         rows = await self._guard(pipe.execute())
         meta = {_s(k): v for k, v in rows[0].items()}
         if not meta or "phase" not in meta:
             return None
+        packed = rows[-1]
+        if packed and "results" not in meta:  # a compacted finished room
+            meta["results"] = unpack_record(packed)[0]
         room = RoomRow(code=code, variant=_s(meta["variant"]), deal=_s(meta["deal"]),
                        max=_int(meta["max"]), min=_int(meta.get("min"), 2),
                        private=_s(meta.get("private", "1")) == "1", phase=_s(meta["phase"]),
@@ -273,7 +288,8 @@ class RoomStore:
         fixed = self._move_fixed.get((code, n))
         if fixed is None:
             if len(self._move_fixed) >= MOVE_FIXED_MAX:
-                self._move_fixed.clear()
+                # full (races ended elsewhere, never forgotten here): the oldest goes
+                del self._move_fixed[next(iter(self._move_fixed))]
             ks = [keys.meta(code), keys.player(code, n), keys.log(code, n)]
             fixed = self._move_fixed[(code, n)] = (
                 self._moves.script_head(ks, MOVE_ARGC),
@@ -287,17 +303,43 @@ class RoomStore:
         slot = self._slots.get(code)
         if slot is None:
             if len(self._slots) >= MOVE_FIXED_MAX:
-                self._slots.clear()
+                del self._slots[next(iter(self._slots))]
             slot = self._slots[code] = slot_of(keys.meta(code))
         return slot
 
+    def forget(self, code: str) -> None:
+        """The race of room ``code`` is over: its packed parts of the move script go."""
+        self._slots.pop(code, None)
+        for n in range(1, MAX_PLAYERS + 1):
+            self._move_fixed.pop((code, n), None)
+
     async def moves(self, code: str, n: int) -> list[tuple[int, str]]:
-        rows = await self._guard(self.redis.lrange(keys.log(code, n), 0, -1))
-        out = []
-        for row in rows:
-            ms, _, text = _s(row).partition(" ")
-            out.append((int(ms), text))
-        return out
+        """Player ``n``'s log: from its list while the race runs, from the packed
+        record once the race is finished and compacted (:meth:`compact`)."""
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.lrange(keys.log(code, n), 0, -1)
+        pipe.get(keys.done(code))
+        rows, packed = await self._guard(pipe.execute())
+        if not rows and packed:
+            logs = unpack_record(packed)[1]
+            return logs[n - 1] if 0 < n <= len(logs) else []
+        return _log_rows(rows)
+
+    async def compact(self, code: str) -> bool:
+        """Shrink a finished race's room to what is read after it: its results
+        and logs packed in one key (server/store/compact.py). False when the room
+        is not finished with its results, or was compacted already."""
+        meta = await self._guard(self.redis.hmget(keys.meta(code), "players", "results"))
+        if not meta[1]:
+            return False
+        logs = [keys.log(code, n) for n in range(1, _int(meta[0]) + 1)]
+        pipe = self.redis.pipeline(transaction=False)
+        for key in logs:
+            pipe.lrange(key, 0, -1)
+        rows = await self._guard(pipe.execute())
+        packed = pack_record(meta[1], [_log_rows(r) for r in rows])
+        return bool(await self._guard(self._compact(
+            [keys.meta(code), keys.done(code), *logs], [packed, *(len(r) for r in rows)])))
 
     async def finish(self, code: str, count: int, now: int | None = None) -> bool:
         """Finish the race if it is over at ``now`` (the caller's clock; else this

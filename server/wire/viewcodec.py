@@ -10,7 +10,8 @@ of a view are its keys and values' bytes in order:
 * each pile's entry (its name and its array of card texts) is kept per
   player, keyed by the identity of the pile's tuple: a state made by a move
   shares every untouched pile with the state before it; a pile seen before by
-  any player comes from a bounded table keyed by its cards;
+  any player comes from a bounded table keyed by its cards (its least recently
+  used entry goes when it is full: docs/benchmarks.md measures what each size saves);
 * each legal move's text, packed, comes from its variant's table keyed by the
   identity of the move object: the rules make every one-card move once and
   keep it (``Rules.steps``), so a lookup hashes a pointer, not a NamedTuple's
@@ -26,6 +27,8 @@ as in :func:`~server.game.views.view`.
 
 from __future__ import annotations
 
+import functools
+
 import msgpack
 
 from ..game.cards import CARD_TEXT, rank_name
@@ -34,13 +37,14 @@ from ..game.moves import DEAL_ALL, DEAL_ONE, DEAL_ROUND, DRAW, REDEAL, RESIGN, M
 from ..game.safe import safe_foundation_moves
 from ..game.state import STOCK, WASTE, State
 
-# bounded tables, shared by every player of the process (cleared when full)
-PILES_MAX = 100_000  # a pile's cards -> its packed array of card texts
-MOVES_MAX = 50_000  # far above every move of every variant
+# Bounded tables shared by every player of the process. Full, each forgets its least
+# recently used entry, one per new one (functools.lru_cache): never all at once, so
+# the memory levels off and the hit rate does not drop to nothing. The sizes are
+# where a larger table stops saving work (docs/benchmarks.md, "the server's tables").
+PILES_MAX = 8_192  # a pile's cards -> its packed array of card texts
+MOVES_MAX = 1_024  # a move made afresh (a run, a fill) -> its packed text
 
 _pack = msgpack.Packer(use_bin_type=True).pack
-_PILES: dict[tuple[int, ...], bytes] = {}
-_MOVES: dict[Move, bytes] = {}
 
 _HEAD = _pack("t") + _pack("view") + _pack("v")
 _SEQ = _pack("seq")
@@ -99,13 +103,20 @@ class _Layout:
 _LAYOUTS: dict[str, _Layout] = {}
 
 
-def _pile(pile: tuple[int, ...]) -> bytes:
-    packed = _PILES.get(pile)
-    if packed is None:
-        if len(_PILES) >= PILES_MAX:
-            _PILES.clear()
-        packed = _PILES[pile] = _pack([CARD_TEXT[c] for c in pile])
+def pack_pile(pile: tuple[int, ...]) -> bytes:
+    """A pile's packed array of card texts."""
+    packed: bytes = _pack([CARD_TEXT[c] for c in pile])
     return packed
+
+
+def pack_move(move: Move) -> bytes:
+    packed: bytes = _pack(str(move))
+    return packed
+
+
+# the tables (cache_info() says how full and how useful each is)
+pile_table = functools.lru_cache(maxsize=PILES_MAX)(pack_pile)
+move_table = functools.lru_cache(maxsize=MOVES_MAX)(pack_move)
 
 
 _ACTIONS = (DRAW, REDEAL, RESIGN, DEAL_ONE, DEAL_ROUND, DEAL_ALL)  # module constants: kept
@@ -117,11 +128,7 @@ def _moves(moves: list[Move], kept: dict[int, bytes]) -> bytes:
     for m in moves:
         packed = kept.get(id(m))
         if packed is None:  # a move made afresh
-            packed = _MOVES.get(m)
-            if packed is None:
-                if len(_MOVES) >= MOVES_MAX:
-                    _MOVES.clear()
-                packed = _MOVES[m] = _pack(str(m))
+            packed = move_table(m)
         parts.append(packed)
     return b"".join(parts)
 
@@ -153,7 +160,7 @@ class ViewEncoder:
         for i in range(WASTE, len(piles)):
             pile = piles[i]
             if not last or last[i] is not pile:
-                entries[i] = names[i] + _pile(pile)
+                entries[i] = names[i] + pile_table(pile)
         self._piles, self._entries = piles, entries
         legal = [] if status != IN_PROGRESS else (rules.legal_moves(state) if moves is None
                                                   else moves)
@@ -188,4 +195,5 @@ def encode_view(v: int, seq: int | None, state: State, status: str,
     return ViewEncoder().encode(v, seq, state, status, moves)
 
 
-__all__ = ["ViewEncoder", "encode_view", "map_header", "array_header", "PILES_MAX", "MOVES_MAX"]
+__all__ = ["ViewEncoder", "encode_view", "map_header", "array_header", "PILES_MAX", "MOVES_MAX",
+           "pile_table", "move_table", "pack_pile", "pack_move"]

@@ -33,6 +33,7 @@ from server.game import engine
 from server.game.cards import card_text
 from server.game.state import State
 from server.ops.config import Settings
+from server.store.compact import unpack_record
 from tests.support.bot import Bot
 from tests.support.redis_server import redis_url
 
@@ -90,7 +91,14 @@ async def player_row(client: aioredis.Redis, code: str, n: int) -> dict[str, str
 
 
 async def move_log(client: aioredis.Redis, code: str, n: int) -> list[str]:
+    """Player ``n``'s stored moves: the log's list, or once the race is finished and
+    compacted, its part of the packed record (server/store/compact.py)."""
     rows = await client.lrange(f"room:{{{code}}}:log:{n}", 0, -1)
+    if not rows:
+        packed = await client.get(f"room:{{{code}}}:done")
+        if isinstance(packed, bytes) and packed:
+            logs = unpack_record(packed)[1]
+            return [text for _, text in logs[n - 1]] if n <= len(logs) else []
     return [txt(r).partition(" ")[2] for r in rows]
 
 

@@ -73,6 +73,7 @@ server can let other players' work run in between; it has no position cap, so
 from __future__ import annotations
 
 import heapq
+from collections import OrderedDict
 from collections.abc import Generator
 from time import perf_counter
 from typing import Final
@@ -94,22 +95,44 @@ SLICE_S: Final = 0.004
 # * _DEAD_KEYS: per search context (variant, base, wanted cards: what the class
 #   table depends on), the keys of positions proven dead. A search that exhausts
 #   a region without a foundation move proves every position in it dead. At
-#   most DEAD_KEYS_MAX keys in all (cleared when full; a key is a short bytes
-#   string, so the memory stays small: docs/benchmarks.md).
+#   most DEAD_KEYS_MAX keys in all; a region that does not fit pushes out the
+#   least recently used contexts, oldest first, until it does.
 # * _VERDICTS: searched start positions and their verdicts (True: dead), at most
-#   VERDICTS_MAX entries (cleared when full).
-# Both only ever hold exact verdicts: there is no "gave up" to remember.
+#   VERDICTS_MAX entries; full, the least recently used one goes for each new one.
+# Both only ever hold exact verdicts: there is no "gave up" to remember. Neither
+# is ever emptied at once, so the memory levels off where the bounds put it and
+# the hit rate stays (the bounds, from what each size saves: docs/benchmarks.md).
+# The bounds are module variables, not constants (compiled, a constant is fixed):
+# set_cache_limits changes them, for the bench that measures them.
 Context = tuple[str, int, frozenset[int], bytes]
-_DEAD_KEYS: dict[Context, set[bytes]] = {}
+_DEAD_KEYS: OrderedDict[Context, set[bytes]] = OrderedDict()
 _dead_key_count = [0]
-_VERDICTS: dict[State, bool] = {}
+_VERDICTS: OrderedDict[State, bool] = OrderedDict()
 DEAD_KEYS_MAX: Final = 200_000
-VERDICTS_MAX: Final = 16_384
+VERDICTS_MAX: Final = 1_024
+_limits = [VERDICTS_MAX, DEAD_KEYS_MAX]  # [verdicts, dead keys], as set_cache_limits left them
+
+
+def set_cache_limits(verdicts: int = VERDICTS_MAX, dead_keys: int = DEAD_KEYS_MAX) -> None:
+    """Bound the remembered verdicts anew (the defaults: the server's bounds);
+    what no longer fits goes, least recently used first."""
+    _limits[0], _limits[1] = verdicts, dead_keys
+    while len(_VERDICTS) > verdicts:
+        _VERDICTS.popitem(last=False)
+    _make_room(0)
+
+
+def cache_sizes() -> tuple[int, int]:
+    """(verdicts remembered, proven-dead keys remembered)."""
+    return len(_VERDICTS), _dead_key_count[0]
 
 
 def known_verdict(state: State) -> bool | None:
     """What earlier searches proved about ``state``: dead, alive, or None."""
-    return _VERDICTS.get(state)
+    known = _VERDICTS.get(state)
+    if known is not None:
+        _VERDICTS.move_to_end(state)
+    return known
 
 
 def position_key(state: State, places: list[int], table: bytes, fixed: int = 1) -> bytes:
@@ -194,7 +217,11 @@ def dead_search(state: State, moves: list[Move] | None = None,
     # with movable foundation cards the key holds the heights; the context pins the start's
     context = (state.variant, state.base, wanted,
                heights(rules, state) if rules.spec.foundation_moves else b"")
-    known_dead = _DEAD_KEYS.get(context, set())
+    known_dead = _DEAD_KEYS.get(context)
+    if known_dead is None:
+        known_dead = set()
+    else:
+        _DEAD_KEYS.move_to_end(context)
     dead, seen = yield from exhaust(rules, state, wanted, moves, slice_s, known_dead)
     if dead:
         _remember_dead(context, seen)
@@ -273,21 +300,36 @@ def record_verdict(state: State, dead: bool) -> None:
 
 
 def _decided(state: State, dead: bool) -> bool:
-    if len(_VERDICTS) >= VERDICTS_MAX:
-        _VERDICTS.clear()
     # two players with the same position may search it at once: both are exact,
     # so whichever lands first is the answer for both
-    return _VERDICTS.setdefault(state, dead)
+    known = _VERDICTS.setdefault(state, dead)
+    _VERDICTS.move_to_end(state)
+    if len(_VERDICTS) > _limits[0]:
+        _VERDICTS.popitem(last=False)
+    return known
 
 
 def _remember_dead(context: Context, seen: set[bytes]) -> None:
-    if len(seen) > DEAD_KEYS_MAX:
+    if len(seen) > _limits[1]:
         return  # a region larger than the whole memory is not worth keeping
-    if _dead_key_count[0] + len(seen) > DEAD_KEYS_MAX:
-        _DEAD_KEYS.clear()
-        _dead_key_count[0] = 0
-    _DEAD_KEYS.setdefault(context, set()).update(seen)
-    _dead_key_count[0] += len(seen)
+    keys = _DEAD_KEYS.get(context)
+    if keys is None:
+        _make_room(len(seen))
+        _DEAD_KEYS[context] = set(seen)
+        _dead_key_count[0] += len(seen)
+        return
+    before = len(keys)
+    keys.update(seen)
+    _DEAD_KEYS.move_to_end(context)
+    _dead_key_count[0] += len(keys) - before
+    _make_room(0)
+
+
+def _make_room(wanted: int) -> None:
+    """Forget the least recently used contexts until ``wanted`` more keys fit."""
+    while _DEAD_KEYS and _dead_key_count[0] + wanted > _limits[1]:
+        _, keys = _DEAD_KEYS.popitem(last=False)
+        _dead_key_count[0] -= len(keys)
 
 
 def clear_caches() -> None:

@@ -4,6 +4,7 @@ variant, whichever positions one player's encoder is given in turn."""
 
 from __future__ import annotations
 
+import functools
 import random
 
 import msgpack
@@ -64,32 +65,68 @@ def test_one_encoder_given_unrelated_positions_and_variants_in_turn() -> None:
         assert encoder.encode(k, k, copy, status, moves) == reference(k, k, copy, status, moves)
 
 
-def test_the_tables_stay_bounded_and_the_bytes_stay_right(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(viewcodec, "PILES_MAX", 5)
-    monkeypatch.setattr(viewcodec, "MOVES_MAX", 7)
-    viewcodec._PILES.clear()
-    viewcodec._MOVES.clear()
+def test_the_bytes_stay_right_while_a_small_table_evicts(monkeypatch: pytest.MonkeyPatch) -> None:
+    piles = functools.lru_cache(maxsize=5)(viewcodec.pack_pile)
+    moves = functools.lru_cache(maxsize=7)(viewcodec.pack_move)
+    monkeypatch.setattr(viewcodec, "pile_table", piles)
+    monkeypatch.setattr(viewcodec, "move_table", moves)
     trace = random_game("simplicity", 12345, seed=2, max_moves=60)
     encoder = ViewEncoder()
     for k, state in enumerate(trace.states):
-        status, moves, _ = engine.status_before_search(state)
-        assert encoder.encode(k, k, state, status, moves) == reference(k, k, state, status, moves)
-        assert len(viewcodec._PILES) <= 5 and len(viewcodec._MOVES) <= 7
-    viewcodec._PILES.clear()
-    viewcodec._MOVES.clear()
+        status, moves_now, _ = engine.status_before_search(state)
+        assert encoder.encode(k, k, state, status, moves_now) == reference(k, k, state, status, moves_now)
+    assert piles.cache_info().currsize == 5 and piles.cache_info().misses > 5
+
+
+def distinct_piles(n: int) -> list[tuple[int, ...]]:
+    return [(i % 52, (i // 52) % 52, i // 2704) for i in range(n)]
+
+
+def test_the_pile_table_forgets_its_least_recently_used_piles_one_at_a_time() -> None:
+    """Full, the table makes room for a new pile by forgetting one: the oldest
+    unused, never all at once (issue 34: a table emptied when full took its hit
+    rate to nothing and made the memory climb and fall)."""
+    table = viewcodec.pile_table
+    assert table.cache_info().maxsize == viewcodec.PILES_MAX
+    table.cache_clear()
+    piles = distinct_piles(viewcodec.PILES_MAX + 10)
+    try:
+        for pile in piles[:viewcodec.PILES_MAX]:
+            table(pile)
+        table(piles[0])  # used again: now the most recent
+        for pile in piles[viewcodec.PILES_MAX:]:
+            table(pile)
+        info = table.cache_info()
+        assert info.currsize == viewcodec.PILES_MAX
+        hits = info.hits
+        for pile in (piles[0], piles[11], piles[-1]):  # kept: recently used, or not yet the oldest
+            table(pile)
+        assert table.cache_info().hits == hits + 3
+        table(piles[1])  # one of the ten oldest: gone
+        assert table.cache_info().hits == hits + 3
+        assert table(piles[5]) == viewcodec.pack_pile(piles[5])
+    finally:
+        table.cache_clear()
+
+
+def test_the_move_table_is_bounded_the_same_way() -> None:
+    assert viewcodec.move_table.cache_info().maxsize == viewcodec.MOVES_MAX
 
 
 def test_the_moves_the_rules_keep_are_packed_by_their_identity() -> None:
     """The one-card moves the rules make once (``Rules.steps``) never go through
     the table keyed by the move's value, whose lookups hash the whole tuple."""
-    viewcodec._MOVES.clear()
+    viewcodec.move_table.cache_clear()
     state = engine.new_game("simplicity", 3)
     status, moves, _ = engine.status_before_search(state)
     kept = {id(m) for row in engine.rules_of(state).steps for m in row}
     assert any(id(m) in kept for m in moves)
     encoded = ViewEncoder().encode(1, 1, state, status, moves)
     assert encoded == reference(1, 1, state, status, moves)
-    assert not [m for m in moves if id(m) in kept and m in viewcodec._MOVES]
+    # the table keyed by value was asked for the moves made afresh only (the
+    # actions, module constants, are kept too)
+    fresh = {m for m in moves if id(m) not in kept and m not in viewcodec._ACTIONS}
+    assert viewcodec.move_table.cache_info().misses == len(fresh)
 
 
 @pytest.mark.parametrize("n", [0, 1, 15, 16, 255, 65535, 65536])
