@@ -31,7 +31,11 @@ DURATIONS := --durations=25
 
 .PHONY: setup serve cluster check test lint bench clean
 
+# pip is quiet, so the first build says what it is doing before the long silent part
+# (and pyproject.toml's package-dir keeps setuptools from warning about nothing).
 $(STAMP): pyproject.toml setup.py server/ops/corebuild.py $(CORE_SRC)
+	@echo "setting up $(VENV): installing the dependencies, then compiling the rules core with mypyc"
+	@echo "(about 3 minutes on two idle cores, longer on a busy machine; pip prints nothing meanwhile)"
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
 	$(BIN)/pip install --quiet -e '.[test]'

@@ -18,7 +18,7 @@ import socket
 import subprocess
 import tempfile
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from types import TracebackType
 from typing import Literal, Self
@@ -105,6 +105,7 @@ class EmbeddedRedis:
         shutdown_timeout: float = 10.0,
         port: int = 0,
         extra_config: Mapping[str, str] | None = None,
+        preexec: Callable[[], None] | None = None,
     ) -> None:
         # Absolute, because redis chdirs into `dir` and the URL must not depend on our cwd.
         self.data_dir = Path(data_dir).resolve()
@@ -120,6 +121,10 @@ class EmbeddedRedis:
         # reach each other over TCP. 0 = socket only, the embedded default.
         self.port = port
         self.extra_config = dict(extra_config or {})
+        # run in the child before exec: how a supervisor ties a node's life to its own
+        # (the local cluster's nodes die with it); None for the server's own Redis,
+        # which outlives a killed server on purpose (resolve_redis_url takes it over)
+        self.preexec = preexec
         self._proc: subprocess.Popen[bytes] | None = None
         self._socket_tmpdir: Path | None = None
         self.socket_path = self.data_dir / "redis.sock"
@@ -173,6 +178,7 @@ class EmbeddedRedis:
                     # Own session: a terminal Ctrl-C must reach us, not redis, so that
                     # the app can still use Redis while it shuts down, then stop() it.
                     start_new_session=True,
+                    preexec_fn=self.preexec,
                 )
             atexit.register(self.stop)
             self._wait_ready()

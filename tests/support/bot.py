@@ -90,12 +90,12 @@ class Bot:
             return self.rng.choice(to_foundation)
         return self.rng.choice(moves)
 
-    async def move(self, text: str) -> dict[str, Any]:
+    async def move(self, text: str, timeout: float = 10.0) -> dict[str, Any]:  # noqa: ASYNC109 (a wait with a default deadline of its own)
         """Send one move and wait for its answer (a view or an error)."""
         self.seq += 1
         await self.send({"t": "move", "seq": self.seq, "move": text, "v": self.v})
         while True:
-            msg = await self.recv()
+            msg = await self.recv(timeout)
             if msg.get("t") in ("view", "error") and msg.get("seq") == self.seq:
                 if msg["t"] == "error" and msg["code"] == "stale_version":
                     continue  # the view that follows carries the same seq

@@ -64,7 +64,7 @@ async def resume(dep: LocalDeployment, old: Bot, seed: int = 99) -> tuple[Bot, i
 
 
 async def persist(bot: Bot, acked: list[tuple[int, str]], refused: list[str],
-                  deadline_s: float = 30.0) -> None:
+                  deadline_s: float = 60.0) -> None:
     """Play one move, again and again while the store is away; record it as
     ``(version, move)`` once a view acknowledges it."""
     loop = asyncio.get_running_loop()
@@ -73,7 +73,9 @@ async def persist(bot: Bot, acked: list[tuple[int, str]], refused: list[str],
     assert text is not None
     while True:
         v = bot.v
-        answer = await bot.move(text)
+        # while a shard fails over, the server answers once its own store timeout runs
+        # out, which a loaded machine stretches: wait up to the deadline, not 10 s
+        answer = await bot.move(text, timeout=max(10.0, deadline - loop.time()))
         if answer["t"] == "view":
             if answer["v"] == v + 1:
                 acked.append((answer["v"], text))

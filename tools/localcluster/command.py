@@ -14,6 +14,11 @@ import time
 from pathlib import Path
 from types import FrameType
 
+import redis
+
+from server.store.embedded import RedisServerNotFound
+
+from .ports import PortTaken, check_free
 from .supervisor import LocalDeployment, MissingTool
 from .topology import LB_PORT, REDIS_BASE_PORT, SERVER_BASE_PORT, SERVERS, Topology
 
@@ -57,17 +62,35 @@ def run(args: argparse.Namespace) -> int:
     # cleanly as the steady state, and every path goes through stop().
     for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
         signal.signal(sig, _raise_stop)
+    keep = False
     try:
         try:
             deployment.start()
-        except MissingTool as exc:
+        except (MissingTool, RedisServerNotFound) as exc:
             sys.stderr.write(f"patience-server: {exc}\n")
             return 2
+        except PortTaken as exc:
+            sys.stderr.write(f"patience-server: {exc}\n")
+            return 1
+        except (RuntimeError, OSError, redis.RedisError) as exc:
+            # start() stopped whatever it had started; a port taken meanwhile is the usual cause
+            try:
+                check_free(deployment.fixed_ports)
+            except PortTaken as taken:
+                sys.stderr.write(f"patience-server: {taken}\n")
+                return 1
+            keep = True  # the logs say why: they outlive the temporary directory
+            first = str(exc).splitlines()[0].rstrip(":") if str(exc) else type(exc).__name__
+            sys.stderr.write(f"patience-server: the cluster did not start: {first}; "
+                             f"its files and logs are kept in {root}\n")
+            return 1
+        pids = " ".join(str(pid) for pid in deployment.children())
         t = deployment.topology
         print(f"redis cluster: {t.primaries} primaries + {t.primaries * t.replicas_per_primary} "
               f"replicas on " + ", ".join(str(n.port) for n in deployment.redis.nodes), flush=True)
         print("servers: " + ", ".join(s.url for s in deployment.servers), flush=True)
         print(f"files and logs: {root}", flush=True)
+        print(f"processes: {pids} (they stop with this command, even if it is killed)", flush=True)
         print(f"cluster ready: players connect to {deployment.url} (Ctrl-C stops everything)",
               flush=True)
         while True:
@@ -81,7 +104,7 @@ def run(args: argparse.Namespace) -> int:
         for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
             signal.signal(sig, signal.SIG_IGN)
         deployment.stop()
-        if temporary:
+        if temporary and not keep:
             shutil.rmtree(root, ignore_errors=True)
     print("stopped", flush=True)
     return 0

@@ -7,10 +7,13 @@ does to it later: restart a node that died, move a slot.
 from __future__ import annotations
 
 import contextlib
+import ctypes
 import os
 import signal
 import socket
+import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +25,25 @@ from .topology import Topology
 
 SLOTS = 16384
 BUS_OFFSET = 10000  # a node's cluster bus listens on its port + 10000
+PR_SET_PDEATHSIG = 1
+
+
+def die_with_parent() -> Callable[[], None] | None:
+    """A ``preexec_fn`` for a child that must not outlive us: the kernel SIGTERMs
+    it when the thread that started it dies, even by SIGKILL (Linux only; None
+    elsewhere). Started from the main thread only, which lives as long as we do."""
+    if not sys.platform.startswith("linux"):
+        return None
+    parent = os.getpid()
+
+    def tie() -> None:
+        with contextlib.suppress(OSError, AttributeError):
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
+        if os.getppid() != parent:  # we died between the fork and the prctl
+            os._exit(1)
+
+    return tie
 
 
 def _port_free(port: int) -> bool:
@@ -56,13 +78,15 @@ def free_port(bus: bool = False) -> int:
 class RedisCluster:
     """The nodes in start order: primaries first, then replica i following primary i % N."""
 
-    def __init__(self, root: Path, topology: Topology, base_port: int = 0) -> None:
+    def __init__(self, root: Path, topology: Topology, base_port: int = 0, tied: bool = False) -> None:
         self.root = root
         self.topology = topology
         ports = ([free_port(bus=True) for _ in range(topology.nodes)] if base_port == 0
                  else [base_port + i for i in range(topology.nodes)])
-        self.nodes = [EmbeddedRedis(root / f"node-{port}", port=port,
-                                    extra_config=topology.redis_config) for port in ports]
+        # tied: the nodes die with this process (see die_with_parent)
+        preexec = die_with_parent() if tied else None
+        self.nodes = [EmbeddedRedis(root / f"node-{port}", port=port, extra_config=topology.redis_config,
+                                    preexec=preexec) for port in ports]
 
     @property
     def seeds(self) -> str:
@@ -211,23 +235,28 @@ class RedisCluster:
                 restarted.append(node.port)
         return restarted
 
-    def move_slot(self, slot: int, target: EmbeddedRedis, batch: int = 100, pause: float = 0.0) -> None:
+    def move_slot(self, slot: int, target: EmbeddedRedis, batch: int = 100,
+                  between: Callable[[str], None] | None = None) -> None:
         """Reshard one slot with its keys to ``target``, as ``redis-cli --cluster
         reshard`` does (IMPORTING/MIGRATING, MIGRATE in batches, SETSLOT NODE).
-        ``pause`` after each step stretches the migration, so that tests play
-        through each of its states (MIGRATING/IMPORTING with the keys on either
-        side or split between them)."""
+        ``between`` is called with each state the slot reaches: ``"migrating"``
+        (every key still on the source), ``"split"`` after each batch, and
+        ``"imported"`` (every key on the target, the slot not yet handed over).
+        A test holds the migration there until it has played through that state,
+        however slow the machine."""
+        step = between or (lambda state: None)
         source = self.owner(slot)
         if source is target:
             return
         src_id, dst_id = self.node_id(source), self.node_id(target)
         self._command(target, "CLUSTER", "SETSLOT", slot, "IMPORTING", src_id)
         self._command(source, "CLUSTER", "SETSLOT", slot, "MIGRATING", dst_id)
-        time.sleep(pause)
+        step("migrating")
         while names := self._command(source, "CLUSTER", "GETKEYSINSLOT", slot, batch):
             self._command(source, "MIGRATE", "127.0.0.1", target.port, "", 0, 5000,
                           "KEYS", *names)
-            time.sleep(pause)
+            step("split")
+        step("imported")
         for node in (target, source):
             self._command(node, "CLUSTER", "SETSLOT", slot, "NODE", dst_id)
 

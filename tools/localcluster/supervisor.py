@@ -8,12 +8,10 @@ process that is going away; then the servers, which tell their players 1001
 from __future__ import annotations
 
 import contextlib
-import ctypes
 import os
 import re
 import secrets
 import shutil
-import signal
 import subprocess
 import sys
 import time
@@ -21,7 +19,8 @@ import urllib.request
 from dataclasses import dataclass
 from pathlib import Path
 
-from .nodes import RedisCluster, free_port
+from .nodes import BUS_OFFSET, RedisCluster, die_with_parent, free_port
+from .ports import check_free
 from .topology import LB_PORT, REDIS_BASE_PORT, SERVER_BASE_PORT, Topology, haproxy_config
 
 SERVE_LINE = re.compile(rb"serving ws://[^:/]+:(\d+)/")
@@ -29,14 +28,6 @@ SERVE_LINE = re.compile(rb"serving ws://[^:/]+:(\d+)/")
 
 class MissingTool(RuntimeError):
     """A program the local cluster needs is not installed."""
-
-
-def _die_with_parent() -> None:
-    """In the child before exec: the kernel SIGTERMs it if we die (even by
-    SIGKILL), so a killed supervisor leaves no server or HAProxy behind."""
-    with contextlib.suppress(OSError, AttributeError):
-        libc = ctypes.CDLL(None, use_errno=True)
-        libc.prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
 
 
 def _popen(args: list[str], log: Path, env: dict[str, str] | None = None,
@@ -49,7 +40,7 @@ def _popen(args: list[str], log: Path, env: dict[str, str] | None = None,
             # stops the children in order instead of all of them at once
             start_new_session=True,
             # only from the main thread: the death signal follows the thread that forked
-            preexec_fn=_die_with_parent if tied and sys.platform.startswith("linux") else None)
+            preexec_fn=die_with_parent() if tied else None)
 
 
 def _stop(proc: subprocess.Popen[bytes] | None, timeout: float = 15.0) -> None:
@@ -94,7 +85,7 @@ class LocalDeployment:
         self.root = root
         self.topology = topology or Topology()
         self.lb_port = lb_port or free_port()
-        self.redis = RedisCluster(root / "redis", self.topology, redis_port)
+        self.redis = RedisCluster(root / "redis", self.topology, redis_port, tied=tied)
         ports = ([free_port() for _ in range(self.topology.servers)] if server_port == 0
                  else [server_port + i for i in range(self.topology.servers)])
         self.servers = [ServerProc(p, root / f"server-{p}.log") for p in ports]
@@ -103,7 +94,20 @@ class LocalDeployment:
         self.extra_env = dict(server_env or {})
         self.haproxy: subprocess.Popen[bytes] | None = None
         self.haproxy_cfg = root / "haproxy.cfg"
-        self.tied = tied  # children die with us (see _die_with_parent)
+        self.tied = tied  # children die with us (see nodes.die_with_parent)
+        # the ports asked for by number, which someone else may hold (port 0: found free)
+        self.fixed_ports: list[tuple[int, str, str]] = []
+        if lb_port:
+            self.fixed_ports.append((lb_port, "HAProxy, where players connect", "--port"))
+        if redis_port:
+            n = len(self.redis.nodes)
+            for i, node in enumerate(self.redis.nodes):
+                self.fixed_ports += [(node.port, f"Redis node {i + 1} of {n}", "--redis-port"),
+                                     (node.port + BUS_OFFSET, f"Redis node {i + 1} of {n}'s cluster bus",
+                                      "--redis-port")]
+        if server_port:
+            self.fixed_ports += [(s.port, f"server {i + 1} of {len(self.servers)}", "--server-port")
+                                 for i, s in enumerate(self.servers)]
 
     @property
     def url(self) -> str:
@@ -132,6 +136,7 @@ class LocalDeployment:
         haproxy = shutil.which("haproxy")
         if haproxy is None:
             raise MissingTool("haproxy is not installed (Debian/Ubuntu: apt-get install haproxy)")
+        check_free(self.fixed_ports)  # raises PortTaken: nothing started yet
         self.root.mkdir(parents=True, exist_ok=True)
         try:
             self.redis.start()
