@@ -11,7 +11,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Final
 
-from ..state import RaceState
+from ..state import RaceState, away_line
 from ..text import Out, clean
 from ..ui import LOBBY_ITEMS, MAX_NAME, UI, Command, Context, move_cursor, open_text
 from .base import At, Keys
@@ -70,5 +70,7 @@ def draw(state: RaceState, ui: UI, out: Out, now: int) -> None:
             title, hint = "Your name", f"{clean(state.name, 24)} is yours on this server"
         out.add((style, f"  {key}  {title:<24}"), ("class:dim", hint))
     out.text()
+    for res in state.away_results:  # races left before their end: their results came here
+        out.text(" " + clean(away_line(res), out.width), "class:info")
     out.text(" up/down and Enter, or the key \u00b7 ? help", "class:dim")
     notices(state, ui, out)

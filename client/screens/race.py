@@ -35,6 +35,9 @@ def press(ui: UI, key: str, at: At) -> Keys:
     legal = legal_moves(view)
     piles = piles_of(view)
     clear = replace(ui, pending=None, want_foundation=False, note="")
+    over = _game_over(view)
+    if over and (key == "l" or (key == "escape" and ui.pending is None and not ui.want_foundation)):
+        return UI(), [Command("leave")]  # done: the result stands, and comes when the race ends
     if key == "escape":
         return clear, []
     if key in (":", "enter"):
@@ -91,6 +94,12 @@ def press(ui: UI, key: str, at: At) -> Keys:
     if ui.pending == pile:
         return clear, []
     return clear, [Command("move", choose_move(ui.pending, pile, legal))]
+
+
+def _game_over(view: dict[str, Any]) -> bool:
+    """The player's own game has ended (won, stuck or resigned): the others may race on."""
+    status = view.get("status")
+    return isinstance(status, str) and status != "in_progress"
 
 
 def _bar(done: int, total: int, width: int, ascii_only: bool) -> list[Fragment]:
@@ -161,6 +170,10 @@ def _race(state: RaceState, ui: UI, out: Out) -> None:
     elif ui.want_foundation:
         out.text(" which foundation? press its number", "class:hint")
     notices(state, ui, out)
+    if _game_over(view):
+        out.text(keys_line("l back to the lobby (your result comes when the race ends)",
+                           "or stay and watch", "? help and rules", "q quit"), "class:dim")
+        return
     draw = "deal" if "phase" in view else "draw"
     redeal = "R redeal" if (redeals_left(view) or 0) > 0 else ""
     solo = ("u undo", "h hint") if (state.room or {}).get("solo") else ("", "")

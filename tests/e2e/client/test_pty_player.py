@@ -1,0 +1,118 @@
+"""What a new player does at 80x24, in a real terminal against a real
+``patience-server`` and a real Redis: leaving a room, leaving a race one is
+done with, the keys that are not keys, the variant picker's numbers, and the
+notices that an answer replaces."""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.e2e.client.test_pty import PATIENCE, Terminal
+from tests.support.served import SERVER, Served, served
+
+pytestmark = pytest.mark.skipif(not (PATIENCE.exists() and SERVER.exists()),
+                                reason="the console scripts are not installed")
+
+SMALL = (24, 80)  # the smallest terminal the client is made for
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[Served]:
+    with served(tmp_path) as running:
+        yield running
+
+
+def player(server: Served, tmp_path: Path, name: str = "ann") -> Terminal:
+    term = Terminal(["--server", server.url, "--name", name], tmp_path / f"cfg-{name}", SMALL)
+    term.wait_text("1  Quick race")
+    return term
+
+
+def hold(term: Terminal, seconds: float) -> None:
+    """Read the terminal for a while: whatever comes late is on screen after it."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline and term.pump(0.1):
+        pass
+
+
+def test_l_in_a_rooms_lobby_leaves_at_once(server: Served, tmp_path: Path) -> None:
+    term = player(server, tmp_path)
+    try:
+        term.child.send("2")
+        term.wait_text("Private room: pick a variant")
+        term.child.send("\r")  # the first variant
+        term.wait_text("players (2-8")
+        term.child.send("\r")
+        term.wait_text("Share this code")
+        term.wait_text("(you)")
+        term.child.send("l")
+        term.wait(lambda: "1  Quick race" in term.text and "Share this code" not in term.text)
+        hold(term, 1.5)  # the room's last update, if it came, would have taken the screen back
+        assert "1  Quick race" in term.text and "Share this code" not in term.text, term.text
+        assert "left" not in term.text
+        term.child.send("q")
+        assert term.finish() == 0
+    finally:
+        term.child.close(force=True)
+
+
+@pytest.fixture
+def quick_server(tmp_path: Path) -> Iterator[Served]:
+    """Quick races that a bot fills after a second, and races of 12 s."""
+    with served(tmp_path, PATIENCE_QUICK_BOT_S="1", PATIENCE_RACE_SECONDS="12") as running:
+        yield running
+
+
+def race_a_bot(term: Terminal) -> None:
+    """From the lobby: a quick race of the first variant, filled by a bot, started."""
+    term.child.send("1")
+    term.wait_text("Quick race: pick a variant")
+    term.child.send("\r")
+    term.wait(lambda: "bot" in term.text and "r ready" in term.text, timeout=15)
+    term.child.send("r")
+    term.wait_text("[f1]", timeout=15)
+
+
+def test_a_player_who_resigned_goes_back_to_the_lobby_and_the_result_comes_there(
+        quick_server: Served, tmp_path: Path) -> None:
+    term = player(quick_server, tmp_path)
+    try:
+        race_a_bot(term)
+        term.child.send("X")
+        term.wait_text("y to confirm")
+        term.child.send("y")
+        term.wait_text("You resigned.")
+        # done: the screen says how to go, and the others race on meanwhile
+        term.wait_text("l back to the lobby")
+        assert "racing" in term.text
+        term.child.send("l")
+        term.wait(lambda: "1  Quick race" in term.text and "[f1]" not in term.text)
+        assert "move:" not in term.text
+        # the race ends on its clock; its result comes to the lobby
+        term.wait(lambda: re.search(r"race \w+ is over: you placed [12] of 2", term.text) is not None,
+                  timeout=25)
+        term.child.send("q")
+        assert term.finish() == 0
+    finally:
+        term.child.close(force=True)
+
+
+def test_esc_also_leaves_a_race_one_is_done_with(quick_server: Served, tmp_path: Path) -> None:
+    term = player(quick_server, tmp_path)
+    try:
+        race_a_bot(term)
+        term.child.send("X")
+        term.wait_text("y to confirm")
+        term.child.send("y")
+        term.wait_text("You resigned.")
+        term.child.send("\x1b")
+        term.wait(lambda: "1  Quick race" in term.text and "[f1]" not in term.text)
+        term.child.send("q")
+        assert term.finish() == 0
+    finally:
+        term.child.close(force=True)
