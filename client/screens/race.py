@@ -6,8 +6,9 @@ hotkeys drawn on the board: ``1``..``9``, ``0``, ``-``, ``=`` for ``t1``..``t12`
 picks the one foundation the server lists as legal; otherwise a digit names
 it). After the first key the legal targets from the view's ``legal_moves`` are
 highlighted. A target that is not legal is still sent: the server says why.
-The move text can be typed too: ``:`` (or Enter, or any letter that is not a
-hotkey) opens the input line. Space draws (or deals, in Corner Stones);
+The move text can be typed too: ``:`` (or Enter, or a letter that is not a
+hotkey but starts a legal move, such as ``t`` or ``d``) opens the input line;
+any other letter only says it is not a key. Space draws (or deals, in Corner Stones);
 ``n``/``N`` deal a round or everything. A redeal spends one of the few passes
 a game allows, so it has a key of its own, ``R``, and space on an empty stock
 only says so. ``f`` with nothing selected asks which foundation to move from
@@ -86,7 +87,9 @@ def press(ui: UI, key: str, at: At) -> Keys:
         if ui.pending is not None and key == "-":  # typing w-t3 after the w hotkey
             return open_text(ui, "move", f"{ui.pending}-"), []
         if len(key) == 1 and key.isalpha():
-            return open_text(ui, "move", key), []
+            if key.lower() in _move_letters(legal):  # typing a move: t3-f1, draw
+                return open_text(ui, "move", key), []
+            return replace(clear, note=f"{clean(key, 1)} is not a key here: ? lists them, : types a move"), []
         return ui, []
     if ui.pending is None:
         note = "" if any(m.startswith(pile + "-") for m in legal) else f"no legal move from {pile}"
@@ -94,6 +97,11 @@ def press(ui: UI, key: str, at: At) -> Keys:
     if ui.pending == pile:
         return clear, []
     return clear, [Command("move", choose_move(ui.pending, pile, legal))]
+
+
+def _move_letters(legal: list[str]) -> set[str]:
+    """The letters a typed move may start with: those of the legal moves, and ``t`` (a tableau)."""
+    return {"t"} | {m[0] for m in legal if m[:1].isalpha()}
 
 
 def _game_over(view: dict[str, Any]) -> bool:

@@ -116,3 +116,35 @@ def test_esc_also_leaves_a_race_one_is_done_with(quick_server: Served, tmp_path:
         assert term.finish() == 0
     finally:
         term.child.close(force=True)
+
+
+def solo_game(term: Terminal, deal: str = "24") -> None:
+    """From the lobby: a solo game of the first variant on ``deal``, started."""
+    term.child.send("8")
+    term.wait_text("Play alone: pick a variant")
+    term.child.send("\r")
+    term.wait_text("deal number")
+    term.child.send(deal + "\r")
+    term.wait(lambda: f"solo #{deal}" in term.text and "[f1]" in term.text, timeout=15)
+
+
+def test_a_stray_letter_does_not_start_a_typed_move(server: Served, tmp_path: Path) -> None:
+    term = player(server, tmp_path)
+    try:
+        solo_game(term)
+        term.child.send("z")
+        term.wait_text("z is not a key here")
+        term.child.send("3")  # the digits that follow are piles, as always
+        term.wait_text("t3 selected")
+        assert "move:" not in term.text
+        term.child.send("\x1b")
+        term.wait(lambda: "t3 selected" not in term.text)
+        term.child.send("t")  # a letter that starts a move still types one
+        term.wait_text("move: t")
+        term.child.send("\x1b")
+        term.child.send("q")
+        term.wait_text("y to quit")
+        term.child.send("y")
+        assert term.finish() == 0
+    finally:
+        term.child.close(force=True)
