@@ -72,9 +72,16 @@ def _back_to_menu(ui: UI) -> UI:
     return replace(_closed(ui), menu="main", cursor=0)
 
 
+STARTING_SOLO: Final = "starting a solo game\u2026"
+
+
 def _deal(ui: UI, value: str) -> Keys:
-    """A solo game's deal number (empty: a random deal)."""
-    return replace(_back_to_menu(ui), note="starting a solo game"), [Command("solo", ui.variant, kind=value)]
+    """A solo game's deal number (empty: a random deal). The line stays open
+    until the game starts: a number the server refuses is there to correct,
+    under the server's answer (which replaces the waiting note)."""
+    if ui.note == STARTING_SOLO:
+        return ui, []  # asked already: the answer is on its way
+    return replace(ui, note=STARTING_SOLO), [Command("solo", ui.variant, kind=value)]
 
 
 def _watch(ui: UI, value: str) -> Keys:

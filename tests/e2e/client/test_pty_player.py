@@ -28,7 +28,8 @@ def server(tmp_path: Path) -> Iterator[Served]:
 
 
 def player(server: Served, tmp_path: Path, name: str = "ann") -> Terminal:
-    term = Terminal(["--server", server.url, "--name", name], tmp_path / f"cfg-{name}", SMALL)
+    term = Terminal(["--server", server.url, "--name", name, "--records", str(tmp_path / "records")],
+                    tmp_path / f"cfg-{name}", SMALL)
     term.wait_text("1  Quick race")
     return term
 
@@ -161,6 +162,55 @@ def test_the_variant_picker_takes_two_digits(server: Served, tmp_path: Path) -> 
         assert "Quick race: pick a variant" in term.text
         term.child.send("2")
         term.wait(lambda: "Calculation" in term.lines[0] and "Public room" in term.text)
+        term.child.send("q")
+        assert term.finish() == 0
+    finally:
+        term.child.close(force=True)
+
+
+def test_a_bad_deal_number_is_answered_on_its_own_line_not_in_the_main_menu(
+        server: Served, tmp_path: Path) -> None:
+    term = player(server, tmp_path)
+    try:
+        term.child.send("8")
+        term.wait_text("Play alone: pick a variant")
+        term.child.send("\r")
+        term.wait_text("deal number")
+        term.child.send("12ab\r")
+        term.wait(lambda: "deal" in term.text and "12ab" in term.text and "starting a solo" not in term.text
+                  and any("deal" in line and "number" in line for line in term.lines
+                          if "deal number (PySolFC's" not in line))
+        assert "1  Quick race" not in term.text  # still where the number is typed
+        assert "Play alone: pick a variant" in term.text
+        for _ in "12ab":
+            term.child.send("\x7f")  # the line is open: correct it
+        term.child.send("24\r")
+        term.wait(lambda: "solo #24" in term.text and "[f1]" in term.text, timeout=15)
+        term.child.send("q")
+        term.wait_text("y to quit")
+        term.child.send("y")
+        assert term.finish() == 0
+    finally:
+        term.child.close(force=True)
+
+
+def test_an_answer_replaces_the_note_that_waited_for_it(server: Served, tmp_path: Path) -> None:
+    term = player(server, tmp_path)
+    try:
+        solo_game(term)
+        term.child.send("h")
+        term.wait(lambda: "hint:" in term.text or "no hint" in term.text or "no line wins" in term.text,
+                  timeout=15)
+        hold(term, 0.3)
+        assert "asking the server for a hint" not in term.text
+        term.child.send("X")
+        term.wait_text("y to confirm")
+        term.child.send("y")
+        term.wait_text("Results", timeout=10)
+        term.child.send("s")
+        term.wait_text("record saved to", timeout=10)
+        hold(term, 0.3)
+        assert "asking the server for your record" not in term.text
         term.child.send("q")
         assert term.finish() == 0
     finally:
