@@ -215,3 +215,40 @@ def test_an_answer_replaces_the_note_that_waited_for_it(server: Served, tmp_path
         assert term.finish() == 0
     finally:
         term.child.close(force=True)
+
+
+def test_the_daily_screen_says_practice_after_a_guest_played_and_claimed(
+        server: Served, tmp_path: Path) -> None:
+    term = player(server, tmp_path, "bob")
+    try:
+        term.child.send("5")
+        term.wait_text("Today's challenge: pick a variant")
+        term.child.send("\r")
+        term.wait_text("Commitment", timeout=90)  # the day's deal is picked by the solver
+        assert "Practice: guests are never ranked" in term.text
+        term.child.send("\r")
+        term.wait_text("r start", timeout=30)
+        term.child.send("r")
+        term.wait_text("[f1]", timeout=15)
+        term.child.send("X")
+        term.wait_text("y to confirm")
+        term.child.send("y")
+        term.wait_text("Results", timeout=15)
+        term.child.send("l")
+        term.wait_text("7  Claim your name")
+        term.child.send("7")
+        term.wait_text("name to claim")
+        term.child.send("\r")
+        term.wait_text("bob (claimed)")
+        term.child.send("5")
+        term.wait_text("Today's challenge: pick a variant")
+        term.child.send("\r")
+        term.wait_text("Commitment", timeout=30)
+        term.wait_text("Practice: today's deal was played already")
+        assert "Ranked" not in term.text
+        term.child.send("\r")  # ... and so it is
+        term.wait_text("daily, practice", timeout=30)
+        term.child.send("q")
+        assert term.finish() == 0
+    finally:
+        term.child.close(force=True)
