@@ -210,6 +210,8 @@ class RoomService:
         assert seat.code is not None
         self.seats[(seat.code, seat.n)] = seat
         await self.hub.add(seat.code, seat)
+        if self.bots is not None:  # after a restart, the room's bots may have no process left
+            self.bots.noticed(seat.code)
 
     async def detach(self, seat: Seat) -> None:
         assert seat.code is not None
