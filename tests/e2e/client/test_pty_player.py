@@ -252,3 +252,37 @@ def test_the_daily_screen_says_practice_after_a_guest_played_and_claimed(
         assert term.finish() == 0
     finally:
         term.child.close(force=True)
+
+
+def test_wss_against_a_plain_server_says_so(server: Served, tmp_path: Path) -> None:
+    secure = server.url.replace("ws://", "wss://")
+    term = Terminal(["--server", secure, "--name", "ann"], tmp_path / "cfg", SMALL)
+    status = term.finish(15)
+    out = " ".join(term.raw.split())
+    assert status == 1
+    assert out == (f"patience: Cannot reach the Patience Race server at {secure}: the secure (TLS) handshake "
+                   f"failed; the server may not use TLS: try {server.url}"), out
+
+
+def make_serve_arenas() -> str:
+    """The arena schedule ``make serve`` gives the server (its Makefile default)."""
+    root = Path(__file__).resolve().parents[3]
+    text = (root / "Makefile").read_text(encoding="utf-8")
+    found = re.search(r"^PATIENCE_ARENAS \?= (.+)$", text, re.MULTILINE)
+    assert found, "the Makefile gives make serve no arena schedule"
+    return found.group(1).strip()
+
+
+def test_make_serve_has_an_arena_to_join(tmp_path: Path) -> None:
+    schedule = make_serve_arenas()
+    assert schedule.startswith("*:")  # every hour
+    with served(tmp_path, PATIENCE_ARENAS=schedule) as server:
+        term = player(server, tmp_path)
+        try:
+            term.child.send("a")
+            term.wait(lambda: "Four Seasons" in term.text
+                      and ("upcoming" in term.text or "running" in term.text), timeout=15)
+            term.child.send("q")
+            assert term.finish() == 0
+        finally:
+            term.child.close(force=True)
