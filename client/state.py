@@ -459,5 +459,5 @@ def players_of(state: RaceState) -> list[dict[str, Any]]:
     if ghost is not None and _int(ghost.get("player")) is not None and out:
         # the ghost of a ghost race: a row like an opponent's, named as a ghost
         out.append({"player": ghost["player"], "name": f"ghost: {ghost.get('name', '?')}",
-                    "connected": True})
+                    "connected": True, "ghost": True})
     return out
