@@ -77,6 +77,7 @@ class BotSeat:
         self.task: asyncio.Task[None] | None = None
         # the seat's lease (server/store/botleases.py): held while this bot plays
         self.lease = secrets.token_hex(12)
+        self.leased: tuple[str, int] | None = None  # the seat the lease is for
         self._renewer: asyncio.Task[None] | None = None
 
     def _receive(self, message: dict[str, Any]) -> None:
@@ -95,6 +96,7 @@ class BotSeat:
         # the bot's name is its level's, set after hello: it claims no name
         self.player.name = bot_name(self.level)
         await self._send({"t": "join", "code": code})
+        self.leased = (code, self.player.n)
         await self.roster.leases.take(code, self.player.n, self.lease)
         await self.service.store.set_player_fields(code, self.player.n, bot=self.level)
         await self.player.publish_room(code)  # everyone sees the seat is a bot
@@ -107,6 +109,7 @@ class BotSeat:
         self.player.hello = True
         self.player.name = bot_name(self.level)
         self.seq = max(seq, 0)  # the next move's sequence number follows the stored one
+        self.leased = (code, n)
         await self.player.take_reserved(code, n)
 
     def start(self) -> None:
@@ -118,7 +121,9 @@ class BotSeat:
         while True:
             await asyncio.sleep(LEASE_MS / 3000)
             try:
-                if await self.roster.leases.renew(code, n, self.lease):
+                leases = self.roster.leases
+                # lapsed (a long pause) but taken by nobody: still this bot's to drive
+                if await leases.renew(code, n, self.lease) or await leases.take(code, n, self.lease):
                     continue
             except StoreUnavailable:
                 continue  # the lease may lapse meanwhile: the renewal after says so
@@ -158,14 +163,13 @@ class BotSeat:
         except Exception:
             log.exception("bot stopped", extra=self.player.log_extra())
         finally:
-            code, n = self.player.code, self.player.n
             if self._renewer is not None:
                 self._renewer.cancel()
             with contextlib.suppress(Exception):
                 await self.player.disconnected()
-            if code is not None:
+            if self.leased is not None:  # a leave may have taken the seat's code already
                 with contextlib.suppress(Exception):
-                    await self.roster.leases.release(code, n, self.lease)
+                    await self.roster.leases.release(*self.leased, self.lease)
             self.roster.seats.discard(self)
 
     def _alone(self, room: dict[str, Any]) -> bool:
