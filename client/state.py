@@ -37,7 +37,6 @@ __all__ = [
     "RatingChange",
     "Reducer",
     "apply",
-    "away_line",
     "is_daily",
     "is_solo",
     "mode",
@@ -243,20 +242,6 @@ def _away_results(state: RaceState, msg: dict[str, Any]) -> None:
         return
     me = state.left_seat.pop(code)
     state.away_results = [{**msg, "me": me}, *state.away_results][:AWAY_KEPT]
-
-
-def away_line(res: dict[str, Any]) -> str:
-    """One line on a race left before its end: where the player finished."""
-    listed = res.get("ranking")
-    ranking: list[Any] = listed if isinstance(listed, list) else []
-    mine = next((e for e in ranking if isinstance(e, dict) and e.get("player") == res.get("me")), None)
-    code = str(res.get("code", ""))[:16]
-    if mine is None:
-        return f"race {code} is over"
-    place = _int(mine.get("place")) or 0
-    done, total = _int(mine.get("foundation_cards")), _int(mine.get("total_cards"))
-    how = "won" if mine.get("won") else f"{done}/{total} cards"
-    return f"race {code} is over: you placed {place} of {len(ranking)} ({how})"
 
 
 def _record(state: RaceState, msg: dict[str, Any]) -> None:

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from client.state import RaceState, apply, away_line, mode
+from client.screens.lobby import away_line
+from client.state import RaceState, apply, mode
 
 
 def room(code: str, left: bool = False) -> dict[str, Any]:
