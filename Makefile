@@ -44,8 +44,13 @@ $(STAMP): pyproject.toml setup.py server/ops/corebuild.py $(CORE_SRC)
 
 setup: $(STAMP)
 
+# make serve runs an arena every hour (on the hour, 30 minutes of Four Seasons), so a
+# fresh server has one to join: PATIENCE_ARENAS=... make serve sets another schedule,
+# PATIENCE_ARENAS= make serve none (docs/design/arenas.md)
+PATIENCE_ARENAS ?= *:00 four-seasons 30
+
 serve: $(STAMP)
-	$(BIN)/patience-server serve
+	PATIENCE_ARENAS='$(PATIENCE_ARENAS)' $(BIN)/patience-server serve
 
 # docker-compose.yml's deployment on this machine (needs haproxy); Ctrl-C stops it
 cluster: $(STAMP)

@@ -22,6 +22,7 @@ import os
 import sys
 import time
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
@@ -186,6 +187,7 @@ class RaceApp:
         self.printouts: list[str] = []  # lines to print on the terminal after quitting
         self.records_dir = Path(".")  # where s on a results screen saves records (--records)
         self._mode = "lobby"
+        self._notices = 0  # the state's notices_given when last drawn
         self._tasks: set[asyncio.Task[Any]] = set()
         kb = KeyBindings()
 
@@ -230,7 +232,12 @@ class RaceApp:
         from .state import mode
         from .ui import settle
 
-        current = mode(self.session.state)
+        state = self.session.state
+        if state.notices_given != self._notices:  # the answer came: the note that waited for it goes
+            self._notices = state.notices_given
+            if self.ui.note:
+                self.ui = replace(self.ui, note="")
+        current = mode(state)
         if current != self._mode:  # a new screen: drop selections, hints and notices of the old one
             self._mode = current
             self.ui = settle(self.ui, current)

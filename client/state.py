@@ -49,6 +49,7 @@ QUIET_ERRORS: Final = frozenset({"stale_version", "stale_seq"})
 
 MODES: Final = ("lobby", "room", "countdown", "race", "results")
 BOARD_PAGE: Final = 15  # board entries asked for, and shown, at a time
+AWAY_KEPT: Final = 2  # races left before their end whose results are awaited, then kept
 
 
 class RatingChange(NamedTuple):
@@ -75,6 +76,7 @@ class RaceState:
     notice: str = ""  # the last thing to tell the player (server text: escape before drawing)
     notice_error: bool = False
     notice_where: tuple[str, str | None] | None = None  # the screen (mode, room) the notice came on
+    notices_given: int = 0  # notices so far: a new one replaces the note that waited for it
     last_error: str = ""  # code of the last error message
     errors_seen: int = 0  # error messages so far (a macro waiting for an answer counts them)
     claimed: bool = False  # this connection plays a claimed name (it sent the name's key)
@@ -92,11 +94,16 @@ class RaceState:
     arenas: list[dict[str, Any]] = field(default_factory=list)  # the last ``arenas`` list
     arena: dict[str, Any] | None = None  # the last ``arena`` standing (client/screens/arena.py)
     arena_rejoin: str = ""  # the arena to join again on a new connection (set by its welcome)
+    left_code: str | None = None  # the room last left: a late update of it is not taken back up
+    left_seat: dict[str, int] = field(default_factory=dict)  # room -> our seat, of rooms left racing
+    away_results: list[dict[str, Any]] = field(default_factory=list)  # results of races left (newest first)
 
     def tell(self, text: str, error: bool = False) -> None:
         """A notice for the screen the player is on now."""
         self.notice, self.notice_error = text, error
         self.notice_where = (mode(self), self.code) if text else None
+        if text:
+            self.notices_given += 1
 
     def expire_notice(self) -> None:
         """Forget a notice that belongs to another screen than the current one."""
@@ -108,6 +115,11 @@ class RaceState:
 
     def leave_room(self) -> None:
         """Forget the room and everything in it (after ``leave`` or an expired token)."""
+        self.left_code = self.code or self.left_code
+        if self.code is not None and self.me is not None and self.watching is None \
+                and self.results is None and self.view is not None:
+            # left while the race goes on: its results will still come (server/rooms/awaited.py)
+            self.left_seat = {**dict(list(self.left_seat.items())[-(AWAY_KEPT - 1):]), self.code: self.me}
         self.code = None
         self.me = None
         self.room = None
@@ -181,7 +193,9 @@ def _joined(state: RaceState, msg: dict[str, Any]) -> None:
 
 def _room(state: RaceState, msg: dict[str, Any]) -> None:
     if isinstance(msg.get("code"), str) and state.code not in (None, msg["code"]):
-        return  # a late message of a room we left
+        return  # a late message of a room we left for another
+    if state.code is None and msg.get("code") == state.left_code:
+        return  # ... or for the lobby: its last update may come after the leave
     state.room = dict(msg)
     if state.code is None and isinstance(msg.get("code"), str):
         state.code = msg["code"]
@@ -211,12 +225,23 @@ def _progress(state: RaceState, msg: dict[str, Any]) -> None:
 
 
 def _results(state: RaceState, msg: dict[str, Any]) -> None:
+    if msg.get("code") != state.code:  # a race left before its end (or late: seen already)
+        _away_results(state, msg)
+        return
     again = state.results is not None and state.results.get("code") == msg.get("code")
     state.results = dict(msg)
     if not again:  # a results message sent again after a resume changes no rating
         _note_ratings(state, msg.get("ratings"))
     if state.notice_error:
         state.tell("")
+
+
+def _away_results(state: RaceState, msg: dict[str, Any]) -> None:
+    code = msg.get("code")
+    if not isinstance(code, str) or code not in state.left_seat:
+        return
+    me = state.left_seat.pop(code)
+    state.away_results = [{**msg, "me": me}, *state.away_results][:AWAY_KEPT]
 
 
 def _record(state: RaceState, msg: dict[str, Any]) -> None:
@@ -419,5 +444,5 @@ def players_of(state: RaceState) -> list[dict[str, Any]]:
     if ghost is not None and _int(ghost.get("player")) is not None and out:
         # the ghost of a ghost race: a row like an opponent's, named as a ghost
         out.append({"player": ghost["player"], "name": f"ghost: {ghost.get('name', '?')}",
-                    "connected": True})
+                    "connected": True, "ghost": True})
     return out

@@ -86,6 +86,7 @@ class UI:
     help_top: int = 0  # the help's first line on screen (client/screens/help.py scrolls it)
     confirm: str = ""  # resign | quit: waiting for y
     note: str = ""  # a local hint
+    digits: str = ""  # a number being typed in the variant picker (``1`` of ``12``)
 
 
 def settle(ui: UI, mode: str = "") -> UI:
@@ -96,7 +97,7 @@ def settle(ui: UI, mode: str = "") -> UI:
     """
     keep = mode == "lobby" and ui.menu in ("board", "daily", "arenas")
     return replace(ui, menu=ui.menu if keep else "main", cursor=0, pending=None, want_foundation=False,
-                   confirm="", note="", text=None, text_purpose="")
+                   confirm="", note="", text=None, text_purpose="", digits="")
 
 
 def open_text(ui: UI, purpose: str, text: str = "") -> UI:

@@ -5,6 +5,7 @@ reached or refuses its name."""
 from __future__ import annotations
 
 import socket
+import ssl
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -46,6 +47,11 @@ def describe_failure(url: str, exc: BaseException) -> str:
     where = f"the Patience Race server at {url}"
     if isinstance(exc, InvalidURI) or not url.startswith(("ws://", "wss://")):
         return f"{url!r} is not a websocket address (expected ws://host:port)."
+    if url.startswith("wss://") and isinstance(exc, ssl.SSLError | ConnectionResetError | EOFError):
+        # a plain server reads the TLS greeting as a bad request and hangs up
+        plain = "ws://" + url.removeprefix("wss://")
+        return (f"Cannot reach {where}: the secure (TLS) handshake failed; the server may not use TLS: "
+                f"try {plain}")
     if isinstance(exc, ConnectionRefusedError):
         return f"Cannot reach {where}: the connection was refused (is the server running?)."
     if isinstance(exc, socket.gaierror):

@@ -97,7 +97,8 @@ def header(state: RaceState, out: Out, clock: list[str]) -> None:
     out.add(("class:title", " " + left), ("", " " * gap), ("class:clock", right))
     if state.conn == "reconnecting":
         dots = "..." if out.ascii else "\u2026"
-        out.text(f" reconnecting{dots} (attempt {state.attempt}); your seat is kept", "class:warn")
+        kept = "; your seat is kept" if state.code is not None and state.watching is None else ""
+        out.text(f" reconnecting{dots} (attempt {state.attempt}){kept}", "class:warn")
     elif state.conn == "closed":
         out.text(" disconnected from the server", "class:error")
     else:

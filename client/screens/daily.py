@@ -71,12 +71,18 @@ def _daily(state: RaceState, ui: UI, out: Out, now: int) -> None:
         out.add(("", " Commitment "), ("class:code", f" {_short(info.get('commitment', ''))} "),
                 ("class:dim", "  SHA-256(deal|salt), revealed tomorrow"))
         out.text()
-        if state.claimed:
-            out.text(" Ranked: your first attempt today goes on the board; later ones are practice.",
-                     "class:info")
-        else:
+        ranked = info.get("ranked")  # the server's word on this connection's next attempt
+        if not state.claimed:
             out.text(" Practice: guests are never ranked; claim your name (7 in the lobby) first.",
                      "class:warn")
+        elif ranked is False:
+            out.text(" Practice: today's deal was played already under this name or on this computer;"
+                     " only a first attempt is ranked.", "class:warn")
+        elif ranked is True:
+            out.text(" Ranked: this attempt goes on today's board; later ones are practice.", "class:info")
+        else:  # an older server, which does not say
+            out.text(" Ranked if it is your first attempt today (on this computer too); later ones are"
+                     " practice.", "class:info")
         out.text()
         _reveal(state, ui.variant, info.get("yesterday"), out)
     out.text()

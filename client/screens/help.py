@@ -5,9 +5,11 @@ shipped with the client as package data (``client/rulecards/``; a test holds
 the copies equal to the originals). Shipping them rather than asking the
 server keeps ``?`` instant and working while the connection is down, and
 needs no protocol message; the cards change only with a release, as the
-rules do. Paragraphs are reflowed to the terminal's width (the cards are
-hard-wrapped for a wider editor); code blocks such as the layouts are drawn
-as they are. ``--ascii`` spells the few non-ASCII signs of the cards in ASCII.
+rules do. The cards are Markdown, drawn as text: headings underlined, and no
+``#``, ``**``, backticks or link syntax left in the words. Paragraphs are
+reflowed to the terminal's width (the cards are hard-wrapped for a wider
+editor); code blocks such as the layouts are drawn as they are. ``--ascii``
+spells the few non-ASCII signs of the cards in ASCII.
 """
 
 from __future__ import annotations
@@ -20,12 +22,12 @@ from importlib import resources
 from typing import Final
 
 from ..state import RaceState, mode
-from ..text import Out, wrap
+from ..text import Out, width_of, wrap
 from ..ui import UI
 from .base import At, Keys
 from .chrome import clock, header
 
-__all__ = ["HELP", "SCROLL_KEYS", "draw", "help_body", "max_top", "press", "rules_card", "scroll"]
+__all__ = ["HELP", "SCROLL_KEYS", "draw", "help_body", "max_top", "plain", "press", "rules_card", "scroll"]
 
 SCROLL_KEYS: Final = {"down": 1, "j": 1, "up": -1, "k": -1, " ": 10, "pagedown": 10, "pageup": -10,
                       "b": -10, "g": -10**6, "G": 10**6}
@@ -83,6 +85,36 @@ def _paragraphs(card: str) -> list[tuple[str, bool]]:
     return out
 
 
+_HEADING: Final = re.compile(r"\s*(#+)\s+(.*)")
+_LINK: Final = re.compile(r"\[([^\]]+)\]\(([^)\s]+)\)")
+_STRONG: Final = re.compile(r"\*\*(.+?)\*\*|__(.+?)__")
+_EMPHASIS: Final = re.compile(r"(?<![\w*])\*(?=\S)(.+?)(?<=\S)\*(?![\w*])")
+_CODE: Final = re.compile(r"`([^`]+)`")
+
+
+def plain(text: str) -> str:
+    """A Markdown paragraph as it reads on a terminal: no ``#``, ``**``, backticks or
+    link syntax (a link keeps its text); a heading is underlined by its caller."""
+    text = _CODE.sub(r"\1", text)
+    text = _LINK.sub(r"\1", text)
+    text = _STRONG.sub(lambda m: m.group(1) or m.group(2), text)
+    text = _EMPHASIS.sub(r"\1", text)
+    item = re.match(r"(\s*)[*+] ", text)  # a bullet of either kind: one sign on screen
+    return f"{item.group(1)}- {text[item.end():]}" if item else text
+
+
+def _rendered(text: str, width: int, ascii_only: bool) -> list[str]:
+    """One block of a card as terminal lines: a heading with a rule under it, or a paragraph."""
+    heading = _HEADING.fullmatch(text)
+    body = plain(heading.group(2) if heading else text)
+    body = _ascii(body) if ascii_only else body
+    lines = wrap(" " + body, width) or [""]
+    if heading:
+        rule = "=" if len(heading.group(1)) == 1 else "-"
+        lines.append(" " + rule * min(max(width_of(body), 1), width - 2))
+    return lines
+
+
 def help_body(help_text: tuple[str, ...], state: RaceState, width: int, ascii_only: bool) -> list[str]:
     """Every line of the help screen for this width: the keys, then (in a room,
     a race or its results) the rules card of the room's variant."""
@@ -94,8 +126,10 @@ def help_body(help_text: tuple[str, ...], state: RaceState, width: int, ascii_on
     if card is not None:
         lines += ["", " " + "-" * min(width - 2, 40), ""]
         for text, verbatim in _paragraphs(card):
-            text = _ascii(text) if ascii_only else text
-            lines += [" " + text] if verbatim else (wrap(" " + text, width) or [""])
+            if verbatim:
+                lines.append(" " + (_ascii(text) if ascii_only else text))
+            else:
+                lines += _rendered(text, width, ascii_only)
     return lines
 
 
@@ -142,7 +176,8 @@ HELP: Final = (
     "are drawn on the board: 1..9, 0, -, = for the tableau piles t1..t12, w the waste, s the "
     "stock's top card, f for a foundation (f alone picks the one that fits, else f then its "
     "number). The first key lights up the legal targets; Esc cancels.",
-    "  Or type the move: : (or Enter, or just start typing) then e.g. w-t3, t2-f1, t1-t4:3 "
+    "  Or type the move: : (or Enter, or a letter that starts a move, such as t) then e.g. w-t3, "
+    "t2-f1, t1-t4:3 "
     "(a run of 3), s-t3, draw, redeal, deal, deal:round, deal:all.",
     "",
     "  space  draw (or deal one card)       R      redeal (turns the waste over)",
@@ -152,7 +187,9 @@ HELP: Final = (
     "",
     "  A pile's top card (the one that moves) is underlined; foundations show the card they "
     "take next.",
-    "  In a room: r when you are ready, l to leave. After a race: m offers (or accepts) a "
+    "  In a room: r when you are ready, l to leave. Done before the others (won, stuck or "
+    "resigned)? l or Esc goes back to the lobby: your result stands and comes there when the race "
+    "ends. After a race: m offers (or accepts) a "
     "rematch, n declines, s saves your game's record to a file (patience-server verify checks it).",
     "  Play alone (8 in the lobby): any variant on a deal number of your choice (PySolFC's) or a "
     "random one; u undoes a move, h asks for a hint. Never ranked.",
@@ -160,16 +197,17 @@ HELP: Final = (
     "connection and the clock, never a card; l stops watching.",
     "  Race a ghost (g in the lobby, or g on a results screen): a finished race's recorded run of "
     "the same deal, its progress at the times it was played. Type the room code, then a player's "
-    "number if not its winner. A daily's ghosts come once the day is over; a private room's, to "
-    "its own players.",
+    "number if not its first place (its winner, if anyone won). A daily's ghosts come once the "
+    "day is over; a private room's, to its own players.",
     "  Replay (v on a results screen): every player's game move by move. Left/right step, b/e "
     "the deal/the end, 1-8 or Tab another player, c the player to compare with, d jumps to "
     "where the two paths diverged, Esc back to the results.",
     "  Arenas (a in the lobby, then a number): a timed event of one variant. You are paired "
-    "with other players as soon as you are not racing, everyone of a pairing round on the same "
-    "deal; a win scores 2 points (4 after two wins in a row, marked *), the first by foundation "
-    "cards when nobody won 1. The lobby shows the live standing; after a race's results Esc "
-    "comes back to it. l leaves the arena, r refreshes; finished arenas show their final standing.",
+    "with other players after each race's results have been on screen a while (10 s), everyone "
+    "of a pairing round on the same deal; a win scores 2 points (4 after two wins in a row, "
+    "marked *), the first by foundation cards when nobody won 1. The lobby shows the live "
+    "standing; after a race's results Esc comes back to it. l leaves the arena, r refreshes; "
+    "finished arenas show their final standing.",
     "  Lobby: 5 today's challenge (a claimed name's first attempt of the day is ranked), "
     "6 boards (n / p page), 7 claim your name (its key is kept on this computer). After a "
     "daily: c copies the share line, b its board.",

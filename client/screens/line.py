@@ -27,12 +27,12 @@ PROMPTS: Final = {
     "name": "name to claim (Enter claims it): ",
     "deal": "deal number (PySolFC's; Enter for a random one): ",
     "watch": "room code to watch: ",
-    "ghost": "room code of a finished race (then a player's number, else its winner): ",
+    "ghost": "room code of a finished race (then a player's number, else 1st place): ",
 }
 
 
 def ghost_target(text: str) -> tuple[str, int] | None:
-    """``CODE`` or ``CODE 2`` (also ``CODE.2``, ``CODE#2``): the room and player (0: its winner)."""
+    """``CODE`` or ``CODE 2`` (also ``CODE.2``, ``CODE#2``): the room and player (0: its first place)."""
     found = _GHOST_TEXT.fullmatch(text)
     if found is None:
         return None
@@ -72,9 +72,16 @@ def _back_to_menu(ui: UI) -> UI:
     return replace(_closed(ui), menu="main", cursor=0)
 
 
+STARTING_SOLO: Final = "starting a solo game\u2026"
+
+
 def _deal(ui: UI, value: str) -> Keys:
-    """A solo game's deal number (empty: a random deal)."""
-    return replace(_back_to_menu(ui), note="starting a solo game"), [Command("solo", ui.variant, kind=value)]
+    """A solo game's deal number (empty: a random deal). The line stays open
+    until the game starts: a number the server refuses is there to correct,
+    under the server's answer (which replaces the waiting note)."""
+    if ui.note == STARTING_SOLO:
+        return ui, []  # asked already: the answer is on its way
+    return replace(ui, note=STARTING_SOLO), [Command("solo", ui.variant, kind=value)]
 
 
 def _watch(ui: UI, value: str) -> Keys:
@@ -89,7 +96,8 @@ def _ghost(ui: UI, value: str) -> Keys:
         return _back_to_menu(ui), []
     target = ghost_target(value)
     if target is None:
-        return replace(ui, note="a room code, then a player's number if not its winner (e.g. ABC234 2)"), []
+        note = "a room code, then a player's number if not its first place (e.g. ABC234 2)"
+        return replace(ui, note=note), []
     code, n = target
     return replace(_back_to_menu(ui), note=f"racing a ghost of room {code}"), [Command("ghost", code, n)]
 

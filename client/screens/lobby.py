@@ -9,15 +9,15 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import replace
-from typing import Final
+from typing import Any, Final
 
 from ..state import RaceState
 from ..text import Out, clean
 from ..ui import LOBBY_ITEMS, MAX_NAME, UI, Command, Context, move_cursor, open_text
 from .base import At, Keys
-from .chrome import connected, notices
+from .chrome import connected, notices, num
 
-__all__ = ["MENU", "draw", "press"]
+__all__ = ["MENU", "away_line", "draw", "press"]
 
 
 def _pick(purpose: str) -> Callable[[UI, Context], Keys]:
@@ -62,6 +62,20 @@ def press(ui: UI, key: str, at: At) -> Keys:
     return action(ui, at.ctx) if action is not None else (ui, [])
 
 
+def away_line(res: dict[str, Any]) -> str:
+    """One line on a race left before its end: where the player finished."""
+    listed = res.get("ranking")
+    ranking: list[Any] = listed if isinstance(listed, list) else []
+    mine = next((e for e in ranking if isinstance(e, dict) and e.get("player") == res.get("me")), None)
+    code = str(res.get("code", ""))[:16]
+    if mine is None:
+        return f"race {code} is over"
+    place = num(mine.get("place")) or 0
+    done, total = num(mine.get("foundation_cards")), num(mine.get("total_cards"))
+    how = "won" if mine.get("won") else f"{done}/{total} cards"
+    return f"race {code} is over: you placed {place} of {len(ranking)} ({how})"
+
+
 def draw(state: RaceState, ui: UI, out: Out, now: int) -> None:
     connected(state, out)
     for i, (key, title, hint) in enumerate(LOBBY_ITEMS):
@@ -70,5 +84,7 @@ def draw(state: RaceState, ui: UI, out: Out, now: int) -> None:
             title, hint = "Your name", f"{clean(state.name, 24)} is yours on this server"
         out.add((style, f"  {key}  {title:<24}"), ("class:dim", hint))
     out.text()
+    for res in state.away_results:  # races left before their end: their results came here
+        out.text(" " + clean(away_line(res), out.width), "class:info")
     out.text(" up/down and Enter, or the key \u00b7 ? help", "class:dim")
     notices(state, ui, out)

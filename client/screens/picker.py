@@ -49,24 +49,44 @@ PICKED: Final[dict[str, Callable[[UI, str, int], Keys]]] = {
 def press(ui: UI, key: str, at: At) -> Keys:
     variants = at.ctx.variants
     count = len(variants)
+    if key == "backspace" and ui.digits:
+        return replace(ui, digits="", note=""), []
     if key in ("escape", "backspace", "left", "h"):
         back = "boards" if ui.purpose.startswith("board-") else "main"
-        return replace(ui, menu=back, cursor=0), []
+        return replace(ui, menu=back, cursor=0, digits="", note=""), []
     moved = move_cursor(ui, key, count)
     if moved is not None:
-        return moved, []
-    chosen: int | None = None
-    if key == "enter":
-        chosen = ui.cursor
-    elif len(key) == 1 and key.isdigit() and 1 <= int(key) <= count:
-        chosen = int(key) - 1
-    if chosen is None or not variants:
-        return ui, []
-    chosen %= count
+        return replace(moved, digits="", note=""), []
+    if key == "enter" and variants:
+        return _choose(replace(ui, digits="", note=""), variants)
+    if len(key) == 1 and key.isdigit() and variants:
+        return _digit(ui, key, variants)
+    return ui, []
+
+
+def _choose(ui: UI, variants: tuple[Variant, ...]) -> Keys:
+    """The variant under the cursor, chosen for the picker's purpose."""
+    chosen = ui.cursor % len(variants)
     picked = PICKED.get(ui.purpose)
     if picked is None:
         return replace(ui, cursor=chosen), []  # browsing: move the cursor only
     return picked(ui, variants[chosen].id, chosen)
+
+
+def _digit(ui: UI, key: str, variants: tuple[Variant, ...]) -> Keys:
+    """A digit of a variant's number: chosen as soon as no longer number could
+    start with what was typed (``1`` of 18 waits for ``12`` or Enter; ``2`` does not)."""
+    count = len(variants)
+    typed = ui.digits + key
+    if not 1 <= int(typed) <= count:
+        if ui.digits:  # ``1`` then ``9`` of 18: the 9 starts afresh
+            return _digit(replace(ui, digits=""), key, variants)
+        return replace(ui, note=f"no variant {typed}: 1 to {count}"), []
+    if int(typed) * 10 > count:
+        return _choose(replace(ui, cursor=int(typed) - 1, digits="", note=""), variants)
+    n = int(typed)
+    return replace(ui, cursor=n - 1, digits=typed,
+                   note=f"{typed}: another digit, or Enter for {n}"), []
 
 
 def draw(state: RaceState, ui: UI, out: Out, now: int) -> None:

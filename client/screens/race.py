@@ -6,8 +6,9 @@ hotkeys drawn on the board: ``1``..``9``, ``0``, ``-``, ``=`` for ``t1``..``t12`
 picks the one foundation the server lists as legal; otherwise a digit names
 it). After the first key the legal targets from the view's ``legal_moves`` are
 highlighted. A target that is not legal is still sent: the server says why.
-The move text can be typed too: ``:`` (or Enter, or any letter that is not a
-hotkey) opens the input line. Space draws (or deals, in Corner Stones);
+The move text can be typed too: ``:`` (or Enter, or a letter that is not a
+hotkey but starts a legal move, such as ``t`` or ``d``) opens the input line;
+any other letter only says it is not a key. Space draws (or deals, in Corner Stones);
 ``n``/``N`` deal a round or everything. A redeal spends one of the few passes
 a game allows, so it has a key of its own, ``R``, and space on an empty stock
 only says so. ``f`` with nothing selected asks which foundation to move from
@@ -35,6 +36,9 @@ def press(ui: UI, key: str, at: At) -> Keys:
     legal = legal_moves(view)
     piles = piles_of(view)
     clear = replace(ui, pending=None, want_foundation=False, note="")
+    over = _game_over(view)
+    if over and (key == "l" or (key == "escape" and ui.pending is None and not ui.want_foundation)):
+        return UI(), [Command("leave")]  # done: the result stands, and comes when the race ends
     if key == "escape":
         return clear, []
     if key in (":", "enter"):
@@ -83,7 +87,9 @@ def press(ui: UI, key: str, at: At) -> Keys:
         if ui.pending is not None and key == "-":  # typing w-t3 after the w hotkey
             return open_text(ui, "move", f"{ui.pending}-"), []
         if len(key) == 1 and key.isalpha():
-            return open_text(ui, "move", key), []
+            if key.lower() in _move_letters(legal):  # typing a move: t3-f1, draw
+                return open_text(ui, "move", key), []
+            return replace(clear, note=f"{clean(key, 1)} is not a key here: ? lists them, : types a move"), []
         return ui, []
     if ui.pending is None:
         note = "" if any(m.startswith(pile + "-") for m in legal) else f"no legal move from {pile}"
@@ -91,6 +97,17 @@ def press(ui: UI, key: str, at: At) -> Keys:
     if ui.pending == pile:
         return clear, []
     return clear, [Command("move", choose_move(ui.pending, pile, legal))]
+
+
+def _move_letters(legal: list[str]) -> set[str]:
+    """The letters a typed move may start with: those of the legal moves, and ``t`` (a tableau)."""
+    return {"t"} | {m[0] for m in legal if m[:1].isalpha()}
+
+
+def _game_over(view: dict[str, Any]) -> bool:
+    """The player's own game has ended (won, stuck or resigned): the others may race on."""
+    status = view.get("status")
+    return isinstance(status, str) and status != "in_progress"
 
 
 def _bar(done: int, total: int, width: int, ascii_only: bool) -> list[Fragment]:
@@ -161,6 +178,10 @@ def _race(state: RaceState, ui: UI, out: Out) -> None:
     elif ui.want_foundation:
         out.text(" which foundation? press its number", "class:hint")
     notices(state, ui, out)
+    if _game_over(view):
+        out.text(keys_line("l back to the lobby (your result comes when the race ends)",
+                           "or stay and watch", "? help and rules", "q quit"), "class:dim")
+        return
     draw = "deal" if "phase" in view else "draw"
     redeal = "R redeal" if (redeals_left(view) or 0) > 0 else ""
     solo = ("u undo", "h hint") if (state.room or {}).get("solo") else ("", "")

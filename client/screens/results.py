@@ -28,7 +28,7 @@ def press(ui: UI, key: str, at: At) -> Keys:
     if key == "g" and state.code:
         if ctx.daily:
             return replace(ui, note="a daily's ghosts are raced once the day is over"), []
-        return replace(ui, note="racing this race's winner as a ghost"), [Command("ghost", state.code)]
+        return replace(ui, note="racing this race's first place as a ghost"), [Command("ghost", state.code)]
     if key == "s":
         return replace(ui, note="asking the server for your record\u2026"), [Command("save")]
     if key == "m":
@@ -96,6 +96,9 @@ def _results(state: RaceState, out: Out) -> None:
                  f"{mmss(ms) if ms is not None else '  --':>7}{moves if moves is not None else '--':>7}"
                  f"  {found:<8}"),
                 ("class:dim", status))
+    # what the columns say (the time is the race clock's, from its start)
+    out.text("  time: a winner's finish, else when the last foundation card went up"
+             " · * you", "class:dim")
     out.text()
     if daily:
         _daily_results(state, res, out)
@@ -104,7 +107,9 @@ def _results(state: RaceState, out: Out) -> None:
         _rating_changes(state, out)
     rematch_offer(state, out)
     rematch = () if is_solo(state) else ("m rematch", "n no rematch")
-    out.text(keys_line(*rematch, "b ratings", "s save the record", "v replay", "g race the winner's ghost",
+    won = any(isinstance(e, dict) and e.get("won") for e in (ranking if isinstance(ranking, list) else []))
+    ghost = "g race the winner's ghost" if won else "g race the first place's ghost"
+    out.text(keys_line(*rematch, "b ratings", "s save the record", "v replay", ghost,
                        "l back to the lobby", "q quit"), "class:dim")
 
 

@@ -80,7 +80,9 @@ def _room(state: RaceState, out: Out, now: int, countdown: bool) -> None:
         out.text()
     maximum = num(room.get("players_max"))
     seats = players_of(state)
-    out.text(f" Players ({len(seats)}" + (f" of {maximum})" if maximum else ")"), "class:title")
+    seated = len([p for p in seats if not p.get("ghost")])  # a ghost takes no seat of the room's
+    out.text(f" Players ({seated}" + (f" of {maximum})" if maximum else ")")
+             + (" and a ghost" if seated < len(seats) else ""), "class:title")
     for p in seats:
         n = p["player"]
         ready = p.get("ready")

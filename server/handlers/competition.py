@@ -76,7 +76,13 @@ async def on_daily(player: Player, msg: dict[str, Any]) -> None:
 
 
 async def on_daily_info(player: Player, msg: dict[str, Any]) -> None:
-    player.send(await player.service.competition.info(variant_id(msg["variant"])))
+    competition = player.service.competition
+    info = await competition.info(variant_id(msg["variant"]))
+    # what this connection's next attempt would be, so that the screen can say it
+    # truthfully (a guest who played and then claimed the name plays practice)
+    info["ranked"] = await competition.next_ranked(info["date"], info["variant"], player.identified,
+                                                   player.device)
+    player.send(info)
 
 
 def board_date(asked: str | None, today: str) -> str:

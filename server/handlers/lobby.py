@@ -15,6 +15,7 @@ from typing import Any
 from ..game import engine
 from ..game.variants import specs
 from ..race.rows import PlayerRow
+from ..rooms.awaited import await_results
 from ..rooms.play import play
 from ..rooms.player import Player, clean_name, token_hash
 from ..wire.protocol import PROTOCOL_VERSION, ProtocolError
@@ -142,14 +143,18 @@ async def on_leave(player: Player, msg: dict[str, Any]) -> None:
     if player.spectating is not None and player.code is None:
         await player.stop_watching()
         return
-    player.need_room()
+    code = player.need_room()
     if player.game.state is not None and player.game.status == engine.IN_PROGRESS:
         await play(player, player.game.last_seq + 1, "resign", player.game.v)
-    room = await player.service.room(player.need_room())
+    room = await player.service.room(code)
     if room is not None and room.phase == "finished" and not room.daily and not room.arena \
             and not room.rematch:
         await player.service.rematch_vote(room, player.n, False)  # leaving the results declines
     await player.leave_current()
+    if room is not None and room.phase == "racing":
+        # the race goes on without this player, whose result stands: its
+        # results still come to this connection when the race ends
+        await_results(player.service, player.id, code, player.send_bytes, player.spawn)
 
 
 HANDLERS = {"hello": on_hello, "create": on_create, "join": on_join, "quick": on_quick,

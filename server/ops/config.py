@@ -79,6 +79,9 @@ class Settings:
     arena_schedule: str = ""  # daily arenas, "HH:MM VARIANT MINUTES, ..." (UTC)
     arena_tick_ms: int = 1000  # how often each process pairs, scores and pushes standings
     arena_group: int = 2  # players per arena race, at most (scheduled arenas)
+    # a player's next arena pairing waits this long after its race was scored, so
+    # that the results stay on screen to be read (docs/design/arenas.md)
+    arena_rest_ms: int = 10_000
     arena_race_seconds: int = 300  # an arena race's clock (scheduled arenas)
     arena_max_players: int = 500  # lines an arena's standing may hold
     # in-loop dead-position search before it moves to a worker process (0: never)
@@ -132,6 +135,7 @@ class Settings:
             arena_schedule=e.get("PATIENCE_ARENAS", ""),
             arena_tick_ms=_int(e, "PATIENCE_ARENA_TICK_MS", 1000, 20, 60_000),
             arena_group=_int(e, "PATIENCE_ARENA_GROUP", 2, 2, 8),
+            arena_rest_ms=_int(e, "PATIENCE_ARENA_REST_MS", 10_000, 0, 600_000),
             arena_race_seconds=_int(e, "PATIENCE_ARENA_RACE_SECONDS", 300, 10, 3600),
             arena_max_players=_int(e, "PATIENCE_ARENA_MAX_PLAYERS", 500, 2, 10_000),
             loop_probe_ms=_int(e, "PATIENCE_LOOP_PROBE_MS", 0, 0, 10_000),

@@ -165,7 +165,8 @@ class ScheduleError(ValueError):
 
 
 def parse_schedule(text: str, known: Iterable[str] = ()) -> list[Slot]:
-    """``"18:00 four-seasons 60, 21:30 czarina 30"``: daily arenas (UTC).
+    """``"18:00 four-seasons 60, 21:30 czarina 30"``: daily arenas (UTC); ``*`` for
+    the hour (``"*:00 four-seasons 30"``) is one every hour, the 24 of them.
     ``known`` (if given) is the set of variant ids a slot may name."""
     known_set = set(known)
     out: list[Slot] = []
@@ -177,14 +178,17 @@ def parse_schedule(text: str, known: Iterable[str] = ()) -> list[Slot]:
             raise ScheduleError(f"{part.strip()!r}: a slot is 'HH:MM VARIANT MINUTES'")
         clock, variant, minutes = words
         hh, _, mm = clock.partition(":")
-        if not (hh.isdigit() and mm.isdigit() and minutes.isdigit()):
+        if not ((hh.isdigit() or hh == "*") and mm.isdigit() and minutes.isdigit()):
             raise ScheduleError(f"{part.strip()!r}: a slot is 'HH:MM VARIANT MINUTES'")
-        slot = Slot(int(hh), int(mm), variant, int(minutes))
-        if not (0 <= slot.hour < 24 and 0 <= slot.minute < 60 and 1 <= slot.minutes <= 24 * 60):
+        hours = range(24) if hh == "*" else [int(hh)]
+        slots = [Slot(hour, int(mm), variant, int(minutes)) for hour in hours]
+        if not all(0 <= s.hour < 24 and 0 <= s.minute < 60 and 1 <= s.minutes <= 24 * 60 for s in slots):
             raise ScheduleError(f"{part.strip()!r}: the time or the length is out of range")
+        if hh == "*" and int(minutes) > 60:
+            raise ScheduleError(f"{part.strip()!r}: an hourly arena lasts at most 60 minutes")
         if known_set and variant not in known_set:
             raise ScheduleError(f"{part.strip()!r}: no variant {variant!r}")
-        out.append(slot)
+        out += slots
     return out
 
 

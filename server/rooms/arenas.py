@@ -174,7 +174,8 @@ class ArenaRunner:
         phase = arena_rules.phase(now, int(d["starts_at"]), int(d["ends_at"]), False)
         if phase == "running":
             presence = PRESENCE_TICKS * self.service.settings.arena_tick_ms
-            fresh = [(w, since) for w, since in waiting if seen.get(w, 0) >= now - presence]
+            # ``since`` of a player back from a race is its rest's end (score_finished)
+            fresh = [(w, since) for w, since in waiting if seen.get(w, 0) >= now - presence and since <= now]
             groups = arena_rules.pair(fresh, points, int(d["group"]))
             if groups:
                 await self.pair_round(d, groups, now)
@@ -201,7 +202,9 @@ class ArenaRunner:
             seats = {int(n): str(w) for n, w in json.loads(seats_json).items()}
             stored = await self.store.lines(arena, list(seats.values()))
             lines = arena_rules.score_race(ranking, seats, {w: Line.load(t) for w, t in stored.items()})
-            await self.store.score(arena, self.token, code, now,
+            # back to waiting, from the end of a rest: the results stay on screen that long
+            rest_ends = now + self.service.settings.arena_rest_ms
+            await self.store.score(arena, self.token, code, rest_ends,
                                    [(w, line.dump(), line.points) for w, line in lines.items()])
         return going
 

@@ -129,6 +129,14 @@ class Competition:
                              device: str | None, seen: set[str]) -> None:
         await self.boards.adopt_attempts(date, variants, name, device, seen)
 
+    async def next_ranked(self, date: str, variant: str, name: str | None, device: str | None) -> bool:
+        """Whether the next attempt of this name on this install would be ranked:
+        a claimed name's first of the day, and the install's (as on_daily decides)."""
+        if name is None:
+            return False
+        names, devices = await self.boards.attempts(date, variant, name, device)
+        return names == 0 and devices == 0
+
     async def start_attempt(self, date: str, variant: str, name: str | None,
                             device: str | None) -> tuple[int, int]:
         return await self.boards.start_attempt(date, variant, name, device)

@@ -112,10 +112,15 @@ class Player:
         await self.stop_watching()
         if self.code is None:
             return
-        if room is not None and room.phase == "lobby":
-            await self.service.store.set_player_fields(self.code, self.n, left=1, ready=0, conn=0)
-            await self.publish_room(self.code)
+        code = self.code
+        if room is None or room.phase != "lobby":
+            await self.detach()
+            return
+        await self.service.store.set_player_fields(code, self.n, left=1, ready=0, conn=0)
+        # out of the room's membership before its update goes out: the leaver
+        # is not sent the room it has just left (its client would show it again)
         await self.detach()
+        await self.publish_room(code)
 
     async def join(self, code: str) -> None:
         secret = secrets.token_urlsafe(18)  # 144 random bits

@@ -36,3 +36,7 @@ class Bots(Protocol):
         """A bot of ``level`` in room ``code``'s lobby, playing from now on."""
 
     async def stop_all(self) -> None: ...
+
+    def noticed(self, code: str) -> None:
+        """A seat of room ``code`` is now on this process: its bots are looked after
+        (a bot no process drives any more is taken up here)."""

@@ -78,6 +78,9 @@ class RoomService:
         # board -> the outboxes watching it; an entry goes with its last watcher
         self._watchers: dict[str, set[Outbox]] = {}
         self._watching: dict[Outbox, str] = {}
+        # connection id -> room -> the end of its wait for that race's results
+        # (server/rooms/awaited.py: at most MAX_AWAITED each, gone with the wait)
+        self.awaiting: dict[str, dict[str, Callable[[], None]]] = {}
         self._board_pushed: dict[str, float] = {}
         self.seats: dict[tuple[str, int], Seat] = {}
         self._clocks: dict[str, asyncio.Task[None]] = {}
@@ -207,6 +210,8 @@ class RoomService:
         assert seat.code is not None
         self.seats[(seat.code, seat.n)] = seat
         await self.hub.add(seat.code, seat)
+        if self.bots is not None:  # after a restart, the room's bots may have no process left
+            self.bots.noticed(seat.code)
 
     async def detach(self, seat: Seat) -> None:
         assert seat.code is not None

@@ -137,6 +137,16 @@ class BoardStore:
         n = counts.pop(0) if name else 0
         return n, counts[0] if device else 0
 
+    async def attempts(self, date: str, variant: str, name: str | None,
+                       device: str | None) -> tuple[int, int]:
+        """The attempts counted so far today against the name and the device (0
+        for what is None), as :meth:`start_attempt` counts them, without counting one."""
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.hget(daily_key(date, variant, "attempts"), name.casefold() if name else "")
+        pipe.hget(daily_key(date, variant, "devices"), device or "")
+        names, devices = await self._guard(pipe.execute())
+        return (int(names or 0) if name else 0), (int(devices or 0) if device else 0)
+
     async def adopt_attempts(self, date: str, variants: list[str], name: str,
                              device: str | None, seen: set[str]) -> None:
         """A name just claimed takes on what was played before it was a name:

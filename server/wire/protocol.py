@@ -165,7 +165,8 @@ SERVER_MESSAGES: Final[dict[str, str]] = {
     "pong": "server_time",
     "watching": "code: you watch that room without a seat (room, progress and results follow)",
     "claimed": "name, key: the name is yours; keep the key (send it in hello) to use the name again",
-    "daily_info": "variant, date, day, commitment, ends_at, yesterday{date, day, deal, salt, par}",
+    "daily_info": "variant, date, day, commitment, ends_at, yesterday{date, day, deal, salt, par}, "
+                  "ranked (this connection's next attempt would go on the board)",
     "board": "kind, variant, date, offset, total, entries[{rank, name, ...}]",
     "board_changed": "board (daily:DATE:VARIANT, rating or wins:VARIANT): it changed; ask again",
     "replay": "code, player, index, total (entries in the record), move and ms (the entry that led "

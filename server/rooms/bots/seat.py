@@ -20,17 +20,20 @@ import asyncio
 import contextlib
 import logging
 import random
+import secrets
 import time
 from collections import deque
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
+from ...store.botleases import LEASE_MS, BotLeases
 from ...wire.errors import StoreUnavailable
 from ...wire.protocol import PROTOCOL_VERSION, ProtocolError
 from ..player import Player
 from ..ports import OutboxFactory
 from ..service import RoomService
+from .keeper import BotKeeper
 from .knowledge import Knowledge
 from .pace import think_time
 from .policy import LEVEL, Decision, Mind, solve_job
@@ -72,6 +75,10 @@ class BotSeat:
         self.seq = 0
         self.v = 0
         self.task: asyncio.Task[None] | None = None
+        # the seat's lease (server/store/botleases.py): held while this bot plays
+        self.lease = secrets.token_hex(12)
+        self.leased: tuple[str, int] | None = None  # the seat the lease is for
+        self._renewer: asyncio.Task[None] | None = None
 
     def _receive(self, message: dict[str, Any]) -> None:
         if message.get("t") != "_closed":
@@ -89,13 +96,41 @@ class BotSeat:
         # the bot's name is its level's, set after hello: it claims no name
         self.player.name = bot_name(self.level)
         await self._send({"t": "join", "code": code})
+        self.leased = (code, self.player.n)
+        await self.roster.leases.take(code, self.player.n, self.lease)
         await self.service.store.set_player_fields(code, self.player.n, bot=self.level)
         await self.player.publish_room(code)  # everyone sees the seat is a bot
         await self._send({"t": "ready"})
         return self.player.n
 
+    async def resume(self, code: str, n: int, seq: int) -> None:
+        """Take up seat ``n`` of room ``code``, whose bot no process drives any
+        more (its lease is this seat's already): as a resume, its moves stand."""
+        self.player.hello = True
+        self.player.name = bot_name(self.level)
+        self.seq = max(seq, 0)  # the next move's sequence number follows the stored one
+        self.leased = (code, n)
+        await self.player.take_reserved(code, n)
+
     def start(self) -> None:
         self.task = asyncio.create_task(self._run(), name=f"bot-{self.player.code}")
+        self._renewer = asyncio.create_task(self._keep_lease(self.player.code or "", self.player.n))
+
+    async def _keep_lease(self, code: str, n: int) -> None:
+        """Renew the seat's lease while the bot plays; a lease taken over ends the bot."""
+        while True:
+            await asyncio.sleep(LEASE_MS / 3000)
+            try:
+                leases = self.roster.leases
+                # lapsed (a long pause) but taken by nobody: still this bot's to drive
+                if await leases.renew(code, n, self.lease) or await leases.take(code, n, self.lease):
+                    continue
+            except StoreUnavailable:
+                continue  # the lease may lapse meanwhile: the renewal after says so
+            log.warning("bot's seat taken up elsewhere: this one stops", extra=self.player.log_extra())
+            if self.task is not None:
+                self.task.cancel()
+            return
 
     async def stop(self) -> None:
         if self.task is not None and not self.task.done():
@@ -128,8 +163,13 @@ class BotSeat:
         except Exception:
             log.exception("bot stopped", extra=self.player.log_extra())
         finally:
+            if self._renewer is not None:
+                self._renewer.cancel()
             with contextlib.suppress(Exception):
                 await self.player.disconnected()
+            if self.leased is not None:  # a leave may have taken the seat's code already
+                with contextlib.suppress(Exception):
+                    await self.roster.leases.release(*self.leased, self.lease)
             self.roster.seats.discard(self)
 
     def _alone(self, room: dict[str, Any]) -> bool:
@@ -194,10 +234,31 @@ class BotRoster:
         self.dispatch = dispatch
         self.make_outbox = make_outbox
         self.seats: set[BotSeat] = set()
+        self.leases = BotLeases(service.redis, service.store)
+        self.keeper = BotKeeper(service, self.leases, self._resume)
 
     async def stop_all(self) -> None:
+        await self.keeper.stop()
         for seat in list(self.seats):
             await seat.stop()
+
+    def noticed(self, code: str) -> None:
+        self.keeper.noticed(code)
+
+    async def _resume(self, code: str, n: int, level: int, seq: int, lease: str) -> bool:
+        """Seat ``n``'s bot, played from here on (its lease taken already): resumed or not."""
+        seat = BotSeat(self, level, pace=self.service.settings.bot_pace_pct / 100)
+        seat.lease = lease
+        self.seats.add(seat)
+        try:
+            await seat.resume(code, n, seq)
+        except Exception:
+            self.seats.discard(seat)
+            with contextlib.suppress(Exception):
+                await seat.player.disconnected()
+            return False
+        seat.start()
+        return True
 
     async def add(self, code: str, level: int) -> BotSeat:
         """A bot of ``level`` in room ``code``'s lobby, playing from now on."""

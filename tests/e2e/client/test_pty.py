@@ -24,14 +24,15 @@ pytestmark = pytest.mark.skipif(not PATIENCE.exists(), reason="the patience cons
 class Terminal:
     """A child process in a pty and a pyte screen that follows its output."""
 
-    def __init__(self, args: list[str], config: Path) -> None:
+    def __init__(self, args: list[str], config: Path, size: tuple[int, int] = (ROWS, COLS)) -> None:
+        rows, cols = size
         env = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "PATIENCE_SERVER")}
         env.update({"TERM": "xterm-256color", "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8",
-                    "XDG_CONFIG_HOME": str(config), "COLUMNS": str(COLS), "LINES": str(ROWS)})
-        self.screen = pyte.Screen(COLS, ROWS)
+                    "XDG_CONFIG_HOME": str(config), "COLUMNS": str(cols), "LINES": str(rows)})
+        self.screen = pyte.Screen(cols, rows)
         self.stream = pyte.Stream(self.screen)
         self.started = time.monotonic()
-        self.child = pexpect.spawn(str(PATIENCE), args, dimensions=(ROWS, COLS), env=env,
+        self.child = pexpect.spawn(str(PATIENCE), args, dimensions=(rows, cols), env=env,
                                    encoding="utf-8", codec_errors="replace", timeout=5)
         self.raw = ""
         # answer the terminal's reports (cursor position requests) like a real terminal would

@@ -27,7 +27,7 @@ def arena_server(tmp_path: Path) -> Iterator[tuple[str, str]]:
     with redis_url() as redis:
         env = {**os.environ, "REDIS_URL": redis, "PATIENCE_PORT": "0", "PATIENCE_HOST": "127.0.0.1",
                "PATIENCE_COUNTDOWN_MS": "300", "PATIENCE_DATA_DIR": str(tmp_path / "data"),
-               "PATIENCE_ARENA_TICK_MS": "100", "PYTHONUNBUFFERED": "1"}
+               "PATIENCE_ARENA_TICK_MS": "100", "PATIENCE_ARENA_REST_MS": "0", "PYTHONUNBUFFERED": "1"}
         made = subprocess.run([str(SERVER), "arena", "create", "--variant", "four-seasons",
                                "--minutes", "30", "--name", "Pty Cup"], env=env, capture_output=True,
                               text=True, timeout=30)

@@ -56,7 +56,9 @@ def test_solo_on_a_chosen_deal_move_undo_save_and_verify(server_url: str, tmp_pa
         term.wait_text("8  Play alone")
         term.child.send("8")
         term.wait_text("Play alone: pick a variant")
-        term.child.send("1")  # Four Seasons
+        term.child.send("1")  # Four Seasons, or the first digit of 10..18: Enter says which
+        term.wait_text("another digit")
+        term.child.send("\r")
         term.wait_text("deal number")
         term.child.send("24\r")
         term.wait(lambda: "solo #24" in term.lines[0] and "[f1]" in term.text, timeout=15)

@@ -42,7 +42,8 @@ async def arena_snapshot(client: aioredis.Redis, arena: str) -> dict[str, Any]:
 
 
 async def arena_server(make_server: ServerFactory, **kw: Any) -> RaceServer:
-    return await make_server(arena_tick_ms=TICK_MS, **kw)
+    # no rest between a race and the next pairing, unless a test asks for one
+    return await make_server(arena_tick_ms=TICK_MS, **{"arena_rest_ms": 0, **kw})
 
 
 async def new_arena(app: RaceServer, minutes: int = 10, group: int = 2, start_in_ms: int = 0,

@@ -83,7 +83,7 @@ async def test_claim_play_the_daily_and_find_yourself_on_the_board(server_url: s
         daily_ui = UI(menu="daily", variant=VARIANT)
         text = screen(ann.state, daily_ui)
         assert f"Day #{info['day']} \u00b7 {info['date']}" in text
-        assert info["commitment"][:16] in text and "Ranked: your first attempt today" in text
+        assert info["commitment"][:16] in text and "Ranked: this attempt goes on today's board" in text
 
         # someone watches today's board while ann plays: the push makes them ask again
         await watcher.connect()

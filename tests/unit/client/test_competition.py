@@ -132,7 +132,12 @@ def test_daily_screen_before_and_after_the_info() -> None:
     assert f"patience-server deal czarina {DEAL}" in text
     assert "Enter start" in text and "b today's board" in text
     st.claimed = True
-    assert "Ranked: your first attempt today goes on the board" in screen(st, ui)
+    assert "Ranked if it is your first attempt today" in screen(st, ui)  # a server that does not say
+    apply(st, {**info(revealed()), "ranked": True}, T0)
+    assert "Ranked: this attempt goes on today's board" in screen(st, ui)
+    apply(st, {**info(revealed()), "ranked": False}, T0)  # played already (as a guest, say)
+    text = screen(st, ui)
+    assert "Practice: today's deal was played already" in text and "Ranked" not in text
 
 
 def test_a_reveal_that_does_not_check_out_says_so() -> None:

@@ -139,8 +139,13 @@ def test_typed_moves() -> None:
     assert sent == [] and ui.text == "t1-t4:3"
     ui, sent = keys(["enter"], view=view, ui=ui)
     assert moves(sent) == ["t1-t4:3"] and ui.text is None
-    _, sent = keys(list("draw") + ["enter"], view=view)
+    _, sent = keys(list("draw") + ["enter"], view=view_with(["t3-f1", "draw"]))
     assert moves(sent) == ["draw"]
+    # a letter that starts no legal move is no move: it says so and leaves the digits to the piles
+    ui, sent = keys(["z", "3", "4"], view=view_with(["t3-f1", "t3-t4"]))
+    assert moves(sent) == ["t3-t4"] and ui.text is None
+    ui, sent = keys(["z"], view=view)
+    assert sent == [] and ui.text is None and ui.note.startswith("z is not a key here")
     _, sent = keys(["enter"] + list("DEAL:ALL") + ["enter"], view=view)
     assert moves(sent) == ["deal:all"]
     ui, sent = keys([":", "x", "y", "backspace", "escape"], view=view)

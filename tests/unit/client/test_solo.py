@@ -14,6 +14,7 @@ from client.keys import UI, Command, context_of
 from client.records import record_path, save_record
 from client.screens import press, render
 from client.screens.help import HELP, help_body, rules_card
+from client.screens.line import STARTING_SOLO
 from client.state import RaceState, apply, mode
 from client.text import text_lines, width_of
 from tests.support.samples import VIEWS
@@ -64,7 +65,11 @@ def test_eight_in_the_lobby_picks_a_variant_then_asks_for_a_deal_number() -> Non
     assert ui.text == "" and ui.text_purpose == "deal" and ui.variant == VARIANTS[2].id
     assert "deal number (PySolFC's; Enter for a random one):" in "\n".join(screen(st, ui))
     ui, sent = keys(st, list("#24") + ["enter"], ui)
-    assert sent == [Command("solo", VARIANTS[2].id, kind="#24")] and ui.menu == "main"
+    assert sent == [Command("solo", VARIANTS[2].id, kind="#24")]
+    # the line stays open, its number there to correct if the server refuses it
+    assert ui.menu == "pick" and ui.text == "#24" and ui.note == STARTING_SOLO
+    _, sent = keys(st, ["enter"], ui)
+    assert sent == []  # asked already: once is enough
     _, sent = keys(st, ["down"] * 7 + ["enter", "enter", "enter"])  # the menu's 8th line, the 1st variant
     assert sent == [Command("solo", VARIANTS[0].id, kind="")]  # Enter alone: a random deal
 
@@ -81,7 +86,7 @@ def test_in_solo_u_undoes_and_h_asks_for_a_hint() -> None:
 def test_in_a_race_u_and_h_are_no_undo_and_no_hint() -> None:
     st = racing(VIEWS["four-seasons"])
     ui, sent = keys(st, ["u"])
-    assert not sent and ui.text == "u"  # the start of a typed move, as before
+    assert not sent and ui.text is None and "u is not a key here" in ui.note
     rows = screen(st)
     assert not any("undo" in r for r in rows) and "solo" not in rows[0]
 

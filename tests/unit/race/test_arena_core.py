@@ -141,8 +141,11 @@ def test_the_schedule_is_parsed_and_checked() -> None:
     slots = parse_schedule("18:00 four-seasons 60; 06:30 klondike 30,", ["four-seasons", "klondike"])
     assert [(s.hour, s.minute, s.variant, s.minutes) for s in slots] == [
         (18, 0, "four-seasons", 60), (6, 30, "klondike", 30)]
+    hourly = parse_schedule("*:15 klondike 30", ["klondike"])  # every hour, at a quarter past
+    assert [(s.hour, s.minute) for s in hourly] == [(h, 15) for h in range(24)]
+    assert len({scheduled_id(s, dt.date(2026, 12, 1)) for s in hourly}) == 24
     for bad in ("18:00 four-seasons", "25:00 klondike 30", "18:00 klondike 0", "x:00 klondike 5",
-                "18:00 nosuch 30"):
+                "18:00 nosuch 30", "*:00 klondike 61", "**:00 klondike 30"):
         with pytest.raises(ScheduleError):
             parse_schedule(bad, ["four-seasons", "klondike"])
 
