@@ -101,6 +101,8 @@ class WebPage:
         path = request.path.split("?", 1)[0].split("#", 1)[0]
         if path == "/" or JOIN_LINK.match(path):
             path = f"/{INDEX}"
+        elif path == "/favicon.ico":  # asked for by browsers whatever the page says
+            path = "/assets/icon.svg"
         elif not path.startswith("/assets/"):
             return None
         found = self.files.get(path)

@@ -230,6 +230,12 @@ class Page:
     def v(self) -> int:
         return int(self.js("return document.querySelector('.board')?.dataset.v ?? '-1'") or -1)
 
+    def in_room(self, timeout: float = 10.0) -> str:
+        """Wait for a room's screen; its code."""
+        return str(wait(self.browser, lambda: self.js(
+            "return /room ([A-Z0-9]{6})/.exec(document.querySelector('.room h2')?.textContent ?? '')?.[1]"),
+            timeout, "a room's screen"))
+
     def in_race(self, timeout: float = 15.0) -> None:
         wait(self.browser, lambda: self.v() >= 0, timeout, "the race's board")
 

@@ -51,7 +51,7 @@ def test_a_whole_race_by_keyboard_alone(page: Page) -> None:
     page.wait_text("pick a variant")
     names = page.js("return [...document.querySelectorAll('[data-variant]')].map(b => b.dataset.variant)")
     page.key(str(names.index("four-seasons") + 1))
-    page.wait_text("Ready")
+    page.in_room()
     page.js("document.activeElement.blur()")
     page.key("r")
     page.in_race(20)
@@ -84,10 +84,12 @@ def test_solo_play_with_undo_a_hint_and_a_replay(page: Page) -> None:
     start_solo(page, "four-seasons", "24")
     before = page.js("return document.querySelector('.board').innerText")
     click_move(page)
+    played = page.v()
     page.js("document.activeElement.blur()")
     page.key("u")
-    wait(page.browser, lambda: page.v() == 2, 5, "the undo (a move of its own)")
-    assert page.js("return document.querySelector('.board').innerText") == before
+    wait(page.browser, lambda: page.v() == played + 1, 5, "the undo (a move of its own)")
+    if played == 1:  # no draw came first: the board is the deal's again
+        assert page.js("return document.querySelector('.board').innerText") == before
     page.key("h")
     wait(page.browser, lambda: "hint" in page.js("return document.querySelector('.notice')?.textContent ?? ''"),
          15, "the hint")
@@ -95,17 +97,17 @@ def test_solo_play_with_undo_a_hint_and_a_replay(page: Page) -> None:
     page.wait_text("Results", 10)
     page.key("v")
     page.wait_text("Replay")
-    page.wait_text("move 0 of 2")
+    total = played + 1
+    page.wait_text(f"move 0 of {total}")
     page.key("\ue014")  # the right arrow
-    page.wait_text("move 1 of 2")
+    page.wait_text(f"move 1 of {total}")
 
 
 def test_watching_a_race_from_another_tab(page: Page, server: WebServer) -> None:
     page.open("/")
     page.key("1")
     page.click('[data-variant="czarina"]')
-    code = wait(page.browser, lambda: page.js(
-        "return /room ([A-Z0-9]{6})/.exec(document.querySelector('h2')?.textContent ?? '')?.[1]"), 10, "the code")
+    code = page.in_room()
     page.button("Ready")
     page.in_race(20)
     other: Any = new_browser()
@@ -114,7 +116,7 @@ def test_watching_a_race_from_another_tab(page: Page, server: WebServer) -> None
         watcher.key("w")
         watcher.js("document.getElementById('field-watch').value = arguments[0]", code)
         watcher.click("form.line button[type=submit]")
-        watcher.wait_text(f"room {code}")
+        assert watcher.in_room() == code
         click_move(page)
         wait(other, lambda: watcher.js("return document.querySelectorAll('.bar[role=progressbar]').length") == 2,
              10, "the players' bars")

@@ -106,7 +106,7 @@ def test_no_serious_accessibility_violation_on_any_screen(page: Page, size_name:
         page.js("document.activeElement.blur()")
         page.key("1")
         page.click('[data-variant="four-seasons"]')
-        page.wait_text("room")
+        page.in_room()
         audit(page, "room")
         page.button("Ready")
         page.in_race(20)
