@@ -205,23 +205,42 @@ class Page:
         return str(self.js("return document.getElementById('main').innerText"))
 
     def key(self, *keys: str) -> None:
+        """Keys as typed (Selenium's names: Keys.ESCAPE is "\\ue00c")."""
         from selenium.webdriver.common.action_chains import ActionChains
 
         for k in keys:
             ActionChains(self.browser).send_keys(k).perform()
 
     def click(self, css: str) -> None:
+        """Click the element; found again if the page drew its screen anew meanwhile."""
+        from selenium.common.exceptions import StaleElementReferenceException
         from selenium.webdriver.common.by import By
 
-        wait(self.browser, lambda: self.browser.find_element(By.CSS_SELECTOR, css), 10, css).click()
+        def clicked() -> bool:
+            try:
+                self.browser.find_element(By.CSS_SELECTOR, css).click()
+            except StaleElementReferenceException:
+                return False
+            return True
+
+        wait(self.browser, clicked, 10, css)
 
     def button(self, label_start: str) -> None:
         """Click the button whose text starts with ``label_start``."""
-        found = wait(self.browser, lambda: self.js(
-            "return [...document.querySelectorAll('main button')]"
-            ".find(b => b.textContent.trim().startsWith(arguments[0])) || null", label_start),
-            10, f"a button {label_start!r}")
-        found.click()
+        from selenium.common.exceptions import StaleElementReferenceException
+
+        def clicked() -> bool:
+            found = self.js("return [...document.querySelectorAll('main button')]"
+                            ".find(b => b.textContent.trim().startsWith(arguments[0])) || null", label_start)
+            if found is None:
+                return False
+            try:
+                found.click()
+            except StaleElementReferenceException:
+                return False
+            return True
+
+        wait(self.browser, clicked, 10, f"a button {label_start!r}")
 
     def legal(self) -> list[str]:
         text = self.js("return document.querySelector('.board')?.dataset.legal ?? null")

@@ -61,6 +61,7 @@ export class App {
       this.ui.pending = null;
       this.ui.confirm = false;
       if (now !== "lobby") this.ui.note = "";
+      if (!this.state.noticeError || now === "lobby") this.state.tell(""); // notices belong to their screen
       if (now === "lobby" && !this.state.watching) this.setPath("/");
     }
     if (this.state.code && !this.state.watching && now !== "lobby") this.setPath(`/r/${this.state.code}`);

@@ -59,13 +59,12 @@ function back(app: App): HTMLButtonElement {
 
 function form(app: App, label: string, field: string, value: string, submit: (text: string) => void,
               hint = ""): HTMLElement {
-  const input = h("input", { id: `field-${field}`, name: field, value, autocomplete: "off",
+  const input = h("input", { id: `field-${field}`, name: field, value, autocomplete: "off", "data-autofocus": true,
     "aria-describedby": hint ? `hint-${field}` : null, "data-focus": `field-${field}` });
   const el = h("form", { class: "line", onsubmit: (e: Event) => { e.preventDefault(); submit(input.value.trim()); } },
     h("label", { for: `field-${field}` }, label), input,
     h("button", { type: "submit" }, "OK"), back(app),
     hint ? h("p", { id: `hint-${field}`, class: "dim" }, hint) : null);
-  queueMicrotask(() => { if (!document.activeElement || document.activeElement === document.body) input.focus(); });
   return el;
 }
 

@@ -54,7 +54,7 @@ function draw(): void {
   if (again) again.focus();
   else if (screen !== lastScreen) {
     // a new screen: focus its heading area so a screen reader starts there
-    (main.querySelector<HTMLElement>("input") ?? main).focus();
+    (main.querySelector<HTMLElement>("input[data-autofocus]") ?? main).focus();
   }
   lastScreen = screen;
   status.textContent = statusText();
