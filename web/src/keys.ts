@@ -91,8 +91,8 @@ export function onKey(app: App, event: KeyboardEvent): void {
   const target = event.target as HTMLElement | null;
   const tag = target?.tagName ?? "";
   if (tag === "INPUT" || tag === "TEXTAREA" || tag === "SELECT") {
-    if (event.key === "Escape") (target as HTMLElement).blur();
-    return;
+    if (event.key !== "Escape") return;
+    (target as HTMLElement).blur(); // and Esc goes back one screen, as everywhere else
   }
   // Enter and Space press the focused button or follow the focused link
   if ((event.key === "Enter" || event.key === " ") && (tag === "BUTTON" || tag === "A")) return;

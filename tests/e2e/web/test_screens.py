@@ -50,7 +50,6 @@ def shown_cards(page: Page) -> dict[str, int]:
 
 def test_every_variant_fits_both_sizes_with_every_face_up_card(page: Page, tmp_path: Path) -> None:
     page.open("/")
-    variants = page.js("return []") or []
     page.key("8")
     variants = page.js("return [...document.querySelectorAll('[data-variant]')].map(b => b.dataset.variant)")
     assert len(variants) >= 10
@@ -85,6 +84,7 @@ def audit(page: Page, where: str) -> None:
     axe = Axe(page.browser)
     axe.inject()
     found = axe.run()
+    assert len(found["passes"]) > 10, where  # the audit ran its rules on a drawn screen
     bad = [(v["id"], v["impact"], [n["target"] for n in v["nodes"]][:3])
            for v in found["violations"] if v.get("impact") in ("serious", "critical")]
     assert bad == [], (where, bad)
@@ -96,11 +96,12 @@ def test_no_serious_accessibility_violation_on_any_screen(page: Page, size_name:
         resize(page.browser, SIZES[size_name])
         page.open("/")
         audit(page, "lobby")
-        for key, where in (("1", "variant picker"), ("6", "boards"), ("3", "join by code"),
-                           ("a", "arenas"), ("?", "rules card")):
+        for key, where, shown in (("1", "variant picker", "pick a variant"), ("6", "boards", "Daily wins"),
+                                  ("3", "join by code", "Room code"), ("a", "arenas", "Arenas"),
+                                  ("?", "rules card", "Rules:")):
             page.js("document.activeElement.blur()")
             page.key(key)
-            page.js("return 1")
+            page.wait_text(shown)
             audit(page, where)
             page.key("\ue00c")  # Escape
         page.js("document.activeElement.blur()")
