@@ -26,8 +26,8 @@ import logging
 import os
 import signal
 import threading
-from pathlib import Path
 from collections.abc import Callable, Coroutine
+from pathlib import Path
 from typing import Any, Protocol
 
 from websockets.asyncio.server import Server, ServerConnection, serve

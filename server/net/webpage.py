@@ -82,7 +82,8 @@ class WebPage:
             body = file.read_bytes()
             total += len(body)
             if total > MAX_BYTES:
-                log.warning(f"the browser client's files pass {MAX_BYTES} bytes: {path} and after are not served")
+                log.warning(f"the browser client's files pass {MAX_BYTES} bytes: "
+                            f"{path} and after are not served")
                 break
             packed = gzip.compress(body, 9, mtime=0)
             files[path] = WebFile(body, packed if len(packed) < len(body) else None, kind,

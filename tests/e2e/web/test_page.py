@@ -5,7 +5,9 @@ joined through its link."""
 
 from __future__ import annotations
 
+import asyncio
 import gzip
+import threading
 import urllib.request
 from typing import Any
 
@@ -61,7 +63,8 @@ def click_move(page: Page) -> str:
             break
         assert "draw" in page.legal() or "deal" in page.legal(), page.legal()
         page.click('button.pile[data-pile="s"]')
-        wait(page.browser, lambda v=v: page.v() == v + 1, 5, "the stock's card drawn")
+        drawn = v + 1
+        wait(page.browser, lambda: page.v() == drawn, 5, "the stock's card drawn")  # noqa: B023 (waited for at once)
     move = next((m for m in moves if "-f" in m), moves[0])
     src, dst = move.split(":")[0].split("-")
     page.click(f'button.pile[data-pile="{src}"]')
@@ -111,5 +114,58 @@ def test_a_private_room_joined_through_its_link(page: Page, server: WebServer) -
         page.in_race()
         friend.in_race()
         assert friend.js("return location.pathname") == f"/r/{code}"
+        # the two browsers race each other to the end: a move each, then both give up
+        click_move(page)
+        click_move(friend)
+        rival = "return document.querySelector('[data-player=\"1\"] .nums').innerText"
+        wait(other, lambda: not friend.js(rival).endswith("\u00b7 0"), 10, "the rival's moves counted")
+        for racer in (page, friend):
+            racer.js("document.activeElement.blur()")
+            racer.key("X", "y")
+        for racer in (page, friend):
+            racer.wait_text("Results", 10)
+            assert racer.js("return document.querySelectorAll('.results tbody tr').length") == 2
     finally:
         other.quit()
+
+
+def test_a_browser_races_the_terminal_client(page: Page, server: WebServer) -> None:
+    from client.connection import ClientSession
+
+    page.open("/")
+    page.key("2")
+    page.click('[data-variant="four-seasons"]')
+    code = page.in_room()
+    outcome: dict[str, Any] = {}
+
+    async def terminal() -> None:
+        session = ClientSession(server.ws, "term")
+        await session.connect()
+        try:
+            await session.join(code)
+            await session.ready()
+            await session.wait_for(lambda st: st.view is not None, 20)
+            await session.move("draw")
+            await session.wait_for(lambda st: st.v == 1)
+            await session.resign()
+            done = await session.wait_for(lambda st: st.results is not None, 20)
+            outcome["results"] = done.results
+        finally:
+            await session.close()
+
+    racer = threading.Thread(target=lambda: asyncio.run(terminal()))
+    racer.start()
+    try:
+        wait(page.browser, lambda: page.js("return document.querySelectorAll('.seats li').length") == 2,
+             10, "the terminal client seated")
+        page.button("Ready")
+        page.in_race(20)
+        click_move(page)
+        page.js("document.activeElement.blur()")
+        page.key("X", "y")
+        page.wait_text("Results", 15)
+        assert "term" in page.text()
+    finally:
+        racer.join(30)
+    names = [r["name"] for r in outcome["results"]["ranking"]]
+    assert sorted(names) == ["player", "term"]

@@ -11,8 +11,8 @@ from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 
 from server.game.cards import card_text
-from server.game.variants import get_rules
 from server.game.state import STOCK
+from server.game.variants import get_rules
 from tests.e2e.web.test_page import click_move
 from tests.e2e.web.test_resume import start_solo
 from tests.support.browser import Page, WebServer, new_browser, wait
@@ -70,9 +70,9 @@ def test_drag_and_drop_plays_a_move(page: Page) -> None:
     page.open("/")
     start_solo(page, "four-seasons", "24")
     while not any("-" in m and m[0] in "tw" for m in page.legal()):
-        v = page.v()
+        drawn = page.v() + 1
         page.click('button.pile[data-pile="s"]')
-        wait(page.browser, lambda v=v: page.v() == v + 1, 5, "a card drawn")
+        wait(page.browser, lambda: page.v() == drawn, 5, "a card drawn")  # noqa: B023 (waited for at once)
     move = next(m for m in page.legal() if "-" in m and m[0] in "tw")
     src, dst = move.split(":")[0].split("-")
     v = page.v()
@@ -100,8 +100,8 @@ def test_solo_play_with_undo_a_hint_and_a_replay(page: Page) -> None:
     if played == 1:  # no draw came first: the board is the deal's again
         assert page.js("return document.querySelector('.board').innerText") == before
     page.key("h")
-    wait(page.browser, lambda: "hint" in page.js("return document.querySelector('.notice')?.textContent ?? ''"),
-         15, "the hint")
+    notice = "return document.querySelector('.notice')?.textContent ?? ''"
+    wait(page.browser, lambda: "hint" in page.js(notice), 15, "the hint")
     page.key("X", "y")
     page.wait_text("Results", 10)
     page.key("v")
@@ -127,8 +127,8 @@ def test_watching_a_race_from_another_tab(page: Page, server: WebServer) -> None
         watcher.click("form.line button[type=submit]")
         assert watcher.in_room() == code
         click_move(page)
-        wait(other, lambda: watcher.js("return document.querySelectorAll('.bar[role=progressbar]').length") == 2,
-             10, "the players' bars")
+        bars = "return document.querySelectorAll('.bar[role=progressbar]').length"
+        wait(other, lambda: watcher.js(bars) == 2, 10, "the players' bars")
         page.key("X", "y")
         watcher.wait_text("Results", 15)
         # a spectator never gets a view: not one card while the race ran

@@ -3,8 +3,8 @@ the server is killed in the middle of a game and started again on its port."""
 
 from __future__ import annotations
 
-from tests.support.browser import Page, WebServer, wait
 from tests.e2e.web.test_page import click_move
+from tests.support.browser import Page, WebServer, wait
 
 
 def start_solo(page: Page, variant: str = "four-seasons", deal: str = "24") -> None:

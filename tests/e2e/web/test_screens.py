@@ -23,7 +23,8 @@ const width = document.documentElement.clientWidth;
 const out = [];
 const boxes = cards.map(c => c.getBoundingClientRect());
 boxes.forEach((b, i) => {
-  if (b.left < -0.5 || b.right > width + 0.5) out.push(`card ${cards[i].textContent} outside: ${b.left}-${b.right} of ${width}`);
+  if (b.left < -0.5 || b.right > width + 0.5)
+    out.push(`card ${cards[i].textContent} outside: ${b.left}-${b.right} of ${width}`);
   const pile = cards[i].closest('.pile').getBoundingClientRect();
   if (b.left < pile.left - 0.5 || b.right > pile.right + 0.5 || b.bottom > pile.bottom + 0.5)
     out.push(`card ${cards[i].textContent} cut by its pile`);
@@ -33,7 +34,8 @@ boxes.forEach((b, i) => {
       out.push(`cards ${cards[j].textContent} and ${cards[i].textContent} overlap`);
   }
 });
-if (document.documentElement.scrollWidth > width + 1) out.push(`the page scrolls sideways: ${document.documentElement.scrollWidth}`);
+const wide = document.documentElement.scrollWidth;
+if (wide > width + 1) out.push(`the page scrolls sideways: ${wide}`);
 return out;
 """
 
@@ -135,12 +137,15 @@ def test_piles_are_named_for_screen_readers_and_results_are_announced(page: Page
     assert any(label.startswith("foundation 1: ") for label in labels)
     assert any(label.startswith("stock: ") for label in labels)
     named = [label for label in labels if " of " in label]
-    assert named and all(any(s in label for s in ("clubs", "spades", "hearts", "diamonds")) for label in named)
+    suits = ("clubs", "spades", "hearts", "diamonds")
+    assert named and all(any(s in label for s in suits) for label in named)
     # the suits carry their symbol as well as a colour
-    faces = page.js("return [...document.querySelectorAll('.board .card:not(.back)')].map(c => c.textContent)")
+    faces = page.js("return [...document.querySelectorAll('.board .card:not(.back)')]"
+                    ".map(c => c.textContent)")
     assert faces and all(f[-1] in "\u2663\u2660\u2665\u2666" for f in faces)
     page.js("document.activeElement.blur()")
     page.key("X", "y")
     page.wait_text("Results", 10)
     live = page.js("return document.getElementById('announce').innerText")
-    assert "results" in live and page.js("return document.getElementById('announce').getAttribute('aria-live')") == "polite"
+    assert "results" in live
+    assert page.js("return document.getElementById('announce').getAttribute('aria-live')") == "polite"
