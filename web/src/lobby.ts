@@ -74,7 +74,7 @@ function table(head: string[], rows: (string | number)[][], caption: string): HT
     h("tbody", {}, ...rows.map((r) => h("tr", {}, ...r.map((c) => h("td", {}, String(c)))))));
 }
 
-function arenaStanding(app: App, arena: Dict): HTMLElement {
+export function arenaStanding(app: App, arena: Dict): HTMLElement {
   const rows = list(arena.top).map(obj).filter((x): x is Dict => x !== null)
     .map((l) => [String(l.rank ?? ""), String(l.name ?? ""), String(l.points ?? 0), String(l.races ?? 0),
       String(l.wins ?? 0), l.fire ? "on fire: next win counts double" : ""]);

@@ -5,6 +5,7 @@ import type { App } from "./app";
 import { drawBoard, pileName } from "./board";
 import { glyphText } from "./cards";
 import { button, clock, h } from "./dom";
+import { arenaStanding } from "./lobby";
 import { type Dict, mode, players } from "./state";
 import { int, list, obj, str } from "./wire";
 
@@ -144,6 +145,7 @@ function drawResults(app: App): HTMLElement {
   actions.append(button("Save my record (s)", () => saveRecord(app)),
     button("Back to the lobby (Esc)", () => app.leave(), { "data-focus": "leave" }));
   el.append(actions);
+  if (s.arena && room.arena) el.append(arenaStanding(app, s.arena));
   return el;
 }
 

@@ -180,3 +180,34 @@ def test_the_page_never_receives_a_card_it_could_not_see(page: Page) -> None:
         shown = Counter(x for x in walk(msg["view"]) if is_card(x))
         assert shown == Counter(c for pile in face_up.values() for c in pile)
     assert views >= 6
+
+
+def test_an_arena_pairs_two_browsers_and_shows_the_standing(page: Page, server: WebServer) -> None:
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    exe = Path(sys.executable).parent / "patience-server"
+    made = subprocess.run([str(exe), "arena", "create", "--variant", "Four Seasons", "--minutes", "5",
+                           "--start", "+0", "--group", "2"], env={**os.environ, "REDIS_URL": server.redis_url},
+                          capture_output=True, text=True, timeout=30)
+    assert made.returncode == 0, made.stderr
+    arena = made.stdout.strip()
+    other: Any = new_browser()
+    try:
+        rival = Page(other, server)
+        for racer in (page, rival):
+            racer.open("/")
+            racer.key("a")
+            racer.click(f'[data-arena="{arena}"]')
+        for racer in (page, rival):
+            racer.in_race(20)  # the pairing round seats both in one race
+        for racer in (page, rival):
+            racer.js("document.activeElement.blur()")
+            racer.key("X", "y")
+        for racer in (page, rival):
+            racer.wait_text("Results", 15)
+            racer.wait_text("the first ten", 10)
+    finally:
+        other.quit()
