@@ -190,7 +190,8 @@ def test_an_arena_pairs_two_browsers_and_shows_the_standing(page: Page, server: 
 
     exe = Path(sys.executable).parent / "patience-server"
     made = subprocess.run([str(exe), "arena", "create", "--variant", "Four Seasons", "--minutes", "5",
-                           "--start", "+0", "--group", "2"], env={**os.environ, "REDIS_URL": server.redis_url},
+                           "--start", "+0", "--group", "2"],
+                          env={**os.environ, "REDIS_URL": server.redis_url},
                           capture_output=True, text=True, timeout=30)
     assert made.returncode == 0, made.stderr
     arena = made.stdout.strip()
