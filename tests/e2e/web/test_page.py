@@ -125,6 +125,16 @@ def test_a_private_room_joined_through_its_link(page: Page, server: WebServer) -
         for racer in (page, friend):
             racer.wait_text("Results", 10)
             assert racer.js("return document.querySelectorAll('.results tbody tr').length") == 2
+        # the replay jumps to where the two players' paths part
+        page.key("v")
+        page.button("Where the paths part")
+        records = {m["player"]: m["record"]["moves"] for m in page.frames.collect() if m["t"] == "record"}
+        mine, theirs = records[1], records[2]
+        part = next((i for i, (a, b) in enumerate(zip(mine, theirs, strict=False)) if a != b),
+                    min(len(mine), len(theirs)))
+        heading = "return document.querySelector('.replay h2').textContent"
+        wait(page.browser, lambda: f"move {part} of {len(mine)}" in page.js(heading), 10,
+             "the replay at the parting")
     finally:
         other.quit()
 
