@@ -181,11 +181,12 @@ export class App {
     const starts = int(room.starts_at);
     const ends = int(room.ends_at);
     const m = mode(s);
-    if ((m === "countdown" || m === "race") && starts !== null && now < starts) {
+    // the race's first view comes at its start: from then on the race clock, whatever this clock says
+    if (m === "countdown" && starts !== null && now < starts) {
       return `starts in ${Math.ceil((starts - now) / 1000)} s` + (ends !== null ? ` · race ${clock(ends - starts)}` : "");
     }
     if (m === "race" && ends !== null && starts !== null) {
-      return `${clock(ends - now)} left · ${clock(now - starts)} gone`;
+      return `${clock(ends - now)} left · ${clock(Math.max(0, now - starts))} gone`;
     }
     return "";
   }
