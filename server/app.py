@@ -27,6 +27,7 @@ import os
 import signal
 import threading
 from collections.abc import Callable, Coroutine
+from pathlib import Path
 from typing import Any, Protocol
 
 from websockets.asyncio.server import Server, ServerConnection, serve
@@ -41,6 +42,7 @@ from .net.loopback import LoopbackSocket
 from .net.outbox import WRITE_HIGH_WATER, Outbox
 from .net.sansio import SansioConnection
 from .net.sansio_server import SansioServer, SansioSocket
+from .net.webpage import WebPage, default_root
 from .ops import metrics
 from .ops.aio import stop_others
 from .ops.clock import now_ms
@@ -109,6 +111,8 @@ class RaceServer:
         self.ping_interval_s = 20.0
         self.ping_timeout_s = 20.0
         self.engine = ""  # "valkey 8.1.8", once started
+        # the browser client's files, read once (server/net/webpage.py)
+        self.page = WebPage.load(Path(settings.web_root) if settings.web_root else default_root())
 
     # the application layer's operations that tests and tools reach for
     async def status_and_moves(self, state: engine.State,
@@ -155,7 +159,7 @@ class RaceServer:
             return Response(200, "OK", Headers([("Content-Type", "text/plain; version=0.0.4")]),
                             metrics.render())
         if request.path != "/healthz":
-            return self.admit(connection, request)
+            return self.page.answer(request) or self.admit(connection, request)
         ok = await self.store.ping()
         status = http.HTTPStatus.OK if ok else http.HTTPStatus.SERVICE_UNAVAILABLE
         body = b"ok\n" if ok else b"redis unreachable\n"

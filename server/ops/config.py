@@ -102,6 +102,8 @@ class Settings:
     # (its default follows PATIENCE_TRANSPORT, so settings built in code, as the
     # tests build them, run on the transport the environment names)
     transport: str = field(default_factory=lambda: default_transport())
+    # the built browser client (web/dist beside the server's package when empty)
+    web_root: str = ""
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
@@ -144,6 +146,7 @@ class Settings:
             dead_worker_mb=_int(e, "PATIENCE_DEAD_WORKER_MB", 2048, 1, 1_000_000),
             hub_heartbeat_ms=_int(e, "PATIENCE_HUB_HEARTBEAT_MS", 15_000, 50, 600_000),
             transport=default_transport(e),
+            web_root=e.get("PATIENCE_WEB_ROOT", ""),
         )
 
 

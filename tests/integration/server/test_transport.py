@@ -126,13 +126,14 @@ async def test_the_handshake_refusals(make_server: ServerFactory, transport: str
     url = ws_url(app)
     http = f"http://127.0.0.1:{app.port}"
     # a plain HTTP request for the websocket: refused by the library's handshake
-    assert await asyncio.to_thread(http_status, f"{http}/") == 426
+    # (a plain GET of / is the browser client's page: server/net/webpage.py)
+    assert await asyncio.to_thread(http_status, f"{http}/play") == 426
     bot = await hello(url)
     try:
         assert await asyncio.to_thread(http_status, f"{http}/healthz") == 200
         assert await asyncio.to_thread(http_status, f"{http}/metrics") == 200
         # the address holds all it may: refused at the handshake, before a websocket opens
-        assert await asyncio.to_thread(http_status, f"{http}/") == 429
+        assert await asyncio.to_thread(http_status, f"{http}/play") == 429
     finally:
         await bot.close()
 
