@@ -55,6 +55,7 @@ class RatingChange(NamedTuple):
     name: str
     value: float
     before: float | None  # None: this client had not seen the player's rating before
+    provisional: bool = False  # rated in too few races of the variant to be sure
 
 
 @dataclass
@@ -214,7 +215,7 @@ def _results(state: RaceState, msg: dict[str, Any]) -> None:
     again = state.results is not None and state.results.get("code") == msg.get("code")
     state.results = dict(msg)
     if not again:  # a results message sent again after a resume changes no rating
-        _note_ratings(state, msg.get("ratings"))
+        _note_ratings(state, msg.get("ratings"), msg.get("ratings_before"), msg.get("provisional"))
     if state.notice_error:
         state.tell("")
 
@@ -351,16 +352,20 @@ def _num(value: Any) -> float | None:
     return float(value) if isinstance(value, int | float) and not isinstance(value, bool) else None
 
 
-def _note_ratings(state: RaceState, ratings: Any) -> None:
-    """The rating changes of a race: new values from the server, old ones from memory."""
+def _note_ratings(state: RaceState, ratings: Any, before: Any = None, provisional: Any = None) -> None:
+    """The rating changes of a race: new and old values from the server (ratings
+    are per variant: the race's), old ones from memory for a server that sends none."""
     state.rating_changes = []
     if not isinstance(ratings, dict):
         return
+    olds = before if isinstance(before, dict) else {}
+    marked = set(provisional) if isinstance(provisional, list) else set()
     for name, raw in ratings.items():
         value = _num(raw)
         if not isinstance(name, str) or value is None:
             continue
-        state.rating_changes.append(RatingChange(name, value, state.ratings_seen.get(name.casefold())))
+        old = _num(olds.get(name)) if name in olds else state.ratings_seen.get(name.casefold())
+        state.rating_changes.append(RatingChange(name, value, old, name in marked))
         state.ratings_seen[name.casefold()] = value
     state.rating_changes.sort(key=lambda c: -c.value)
 

@@ -26,7 +26,7 @@ LOBBY_ITEMS: Final = (
 )
 BOARD_ITEMS: Final = (
     ("1", "Today's daily board", "pick a variant"),
-    ("2", "Ratings", "races between claimed names"),
+    ("2", "Ratings", "pick a variant: races between claimed names"),
     ("3", "Daily wins", "pick a variant"),
 )
 MAX_NAME: Final = 24
@@ -73,7 +73,7 @@ class UI:
     """The client's own interface state (menus, selection, input line)."""
 
     menu: str = "main"  # lobby: main | pick | daily | boards | board | arenas
-    purpose: str = ""  # pick: quick | create | browse | daily | board-daily | board-wins
+    purpose: str = ""  # pick: quick | create | browse | daily | board-daily | board-rating | board-wins
     cursor: int = 0
     variant: str = ""  # the variant picked for create, the daily or a board
     board_kind: str = ""  # the board on screen: daily | rating | wins

@@ -31,7 +31,7 @@ def press_menu(ui: UI, key: str, at: At) -> Keys:
     if key == "1":
         return replace(ui, menu="pick", purpose="board-daily", cursor=0), []
     if key == "2":
-        return open_board(ui, "rating")
+        return replace(ui, menu="pick", purpose="board-rating", cursor=0), []
     if key == "3":
         return replace(ui, menu="pick", purpose="board-wins", cursor=0), []
     if key == "q":
@@ -83,7 +83,7 @@ def _board_matches(state: RaceState, ui: UI) -> dict[str, Any] | None:
     board = state.board
     if board is None or board.get("kind") != ui.board_kind or num(board.get("offset")) != ui.board_offset:
         return None
-    if ui.board_kind != "rating" and board.get("variant") != ui.variant:
+    if board.get("variant") != ui.variant:
         return None
     return board
 
@@ -98,7 +98,7 @@ def _board(state: RaceState, ui: UI, out: Out) -> None:
     elif ui.board_kind == "wins":
         title = f" Daily wins \u00b7 {name} \u00b7 ranked wins of all days"
     else:
-        title = " Ratings \u00b7 OpenSkill ordinal from races between claimed names"
+        title = f" Ratings \u00b7 {name} \u00b7 races between claimed names (? provisional)"
     out.text(title, "class:title")
     out.text()
     entries = [e for e in (board or {}).get("entries") or () if isinstance(e, dict)]
@@ -120,7 +120,7 @@ def _board(state: RaceState, ui: UI, out: Out) -> None:
                      "class:me" if mine else "")
     else:
         label = "rating" if ui.board_kind == "rating" else "wins"
-        out.text(f"  {'rank':<6}{'player':<22}{label:>8}", "class:dim")
+        out.text(f"  {'rank':<6}{'player':<22}{label:>8}", "class:dim")  # a mark may follow
         for e in entries:
             who = clean(e.get("name", "?"), 20)
             mine = isinstance(e.get("name"), str) and e["name"].casefold() == me
@@ -129,7 +129,12 @@ def _board(state: RaceState, ui: UI, out: Out) -> None:
                 shown = f"{value:.2f}" if ui.board_kind == "rating" else f"{value:g}"
             else:
                 shown = clean(value or "", 8)
-            out.text(f"  {num(e.get('rank')) or '':<6}{who + (' *' if mine else ''):<22}{shown:>8}",
+            if ui.board_kind == "rating" and e.get("provisional"):
+                shown += "?"  # not yet rated in enough races to be sure
+            elif ui.board_kind == "rating":
+                shown += " "
+            width = 9 if ui.board_kind == "rating" else 8
+            out.text(f"  {num(e.get('rank')) or '':<6}{who + (' *' if mine else ''):<22}{shown:>{width}}",
                      "class:me" if mine else "")
     out.text()
     notices(state, ui, out)

@@ -72,7 +72,8 @@ class RoomService:
                                lobby_grace_ms=settings.lobby_grace_ms, clock=clock)
         self.boards = BoardStore(redis, self.store)
         self.competition = Competition(self.store, self.boards, settings.secret, clock,
-                                       settings.daily_budget, settings.daily_tries)
+                                       settings.daily_budget, settings.daily_tries,
+                                       season_days=settings.season_days)
         self.hub = Hub(redis, self._resync_room, self._board_changed,
                        heartbeat_s=settings.hub_heartbeat_ms / 1000)
         # board -> the outboxes watching it; an entry goes with its last watcher
@@ -100,6 +101,7 @@ class RoomService:
 
     def start(self) -> None:
         self.hub.start()
+        self.competition.ladder.start()  # closes each season at its turn
 
     def need_bots(self) -> Bots:
         if self.bots is None:
@@ -113,6 +115,7 @@ class RoomService:
         for task in self._clocks.values():
             task.cancel()
         await self.hub.stop()
+        await self.competition.ladder.close()
         self.competition.close()
         self.dead_worker.close()
         self.store.close()

@@ -111,7 +111,8 @@ CLIENT_MESSAGES: Final[dict[str, dict[str, Field]]] = {
     "daily_info": {"variant": Field(str, max_len=64)},
     "board": {"kind": Field(str, max_len=16), "variant": Field(str, False, max_len=64),
               "date": Field(str, False, max_len=10), "offset": Field(int, False, 0, 100_000),
-              "limit": Field(int, False, 1, 100)},
+              "limit": Field(int, False, 1, 100), "season": Field(str, False, max_len=10),
+              "near": Field(bool, False), "name": Field(str, False, max_len=MAX_NAME_CHARS)},
     "create": {"variant": Field(str, max_len=64), "players": Field(int, False, MIN_PLAYERS, MAX_PLAYERS),
                "private": Field(bool, False)},
     "join": {"code": Field(str, max_len=16)},
@@ -156,7 +157,8 @@ SERVER_MESSAGES: Final[dict[str, str]] = {
             "after its move's answer), view{...}: your own position",
     "progress": "player, foundation_cards, total_cards, moves, status: an opponent's counts only",
     "results": "code, variant, deal, deal_version, ranking[] (each with bot: 0 or a level): "
-               "sent when the race ends",
+               "sent when the race ends; between claimed names also ratings, ratings_before, "
+               "rating_variant, provisional[]",
     "record": "record{variant, deal, deal_version, moves, ms}: a finished player's game",
     "rematch_offer": "code, player, accept, accepted[], players[]: a player of the finished race accepts "
                      "(or declines) a rematch; it is made once all of players[] accept",
@@ -166,8 +168,11 @@ SERVER_MESSAGES: Final[dict[str, str]] = {
     "watching": "code: you watch that room without a seat (room, progress and results follow)",
     "claimed": "name, key: the name is yours; keep the key (send it in hello) to use the name again",
     "daily_info": "variant, date, day, commitment, ends_at, yesterday{date, day, deal, salt, par}",
-    "board": "kind, variant, date, offset, total, entries[{rank, name, ...}]",
-    "board_changed": "board (daily:DATE:VARIANT, rating or wins:VARIANT): it changed; ask again",
+    "board": "kind, variant, date (a daily board), season (null: all time), offset, total, "
+             "entries[{rank, name, ...}]; asked with near: near (whose), me (that name's rank, "
+             "or null when not on the board) and the entries around it",
+    "board_changed": "board (daily:DATE:VARIANT, rating:VARIANT or wins:VARIANT, all time and "
+                     "season alike): it changed; ask again",
     "replay": "code, player, index, total (entries in the record), move and ms (the entry that led "
               "here, null at 0), view{...}: that player's view after index entries of its record",
     "ghost": "code (the ghost race's room), player (the ghost's number there), name, source, "

@@ -13,11 +13,13 @@ import redis
 from redis.asyncio.cluster import RedisCluster
 
 import server
+from server.race.ratings import Skill
 from server.store import keys
 from server.store.arenas import ArenaStore
 from server.store.arenas import key as arena_key
 from server.store.batch import ScriptBatcher
 from server.store.client import open_client
+from server.store.ratings import history_key, rating_board
 from server.store.rooms import RoomStore
 from server.store.router import Router, slot_of
 from tests.support.bot import Bot
@@ -29,6 +31,7 @@ from tests.support.servers import (
     play_out,
     results_of,
     start_race,
+    txt,
     ws_url,
 )
 
@@ -121,9 +124,12 @@ async def test_a_full_race_on_a_cluster_with_players_on_two_processes(
         c = RedisCluster(host="127.0.0.1", port=cluster.primaries[0].port, decode_responses=True)
         try:
             assert await c.hget(keys.meta(code), "phase") == "finished"
-            rated = await c.zrange("board:{alltime}:rating", 0, -1)
+            rated = await c.zrange(f"board:{{alltime}}:rating:{VARIANT}", 0, -1)
             assert set(names) <= set(rated)
-            assert int(await c.hget(f"user:{{{names[0]}}}", "races") or 0) == 1
+            season = await c.zrange(rating_board(VARIANT, apps[0].competition.ladder.current().id), 0, -1)
+            assert set(names) <= set(season)
+            assert Skill.from_store(txt(await c.hget(f"user:{{{names[0]}}}", f"r:{VARIANT}"))).races == 1
+            assert len(await c.lrange(history_key(names[0], VARIANT), 0, -1)) == 1
         finally:
             await c.aclose()
     finally:

@@ -135,12 +135,12 @@ async def test_a_board_watcher_entry_goes_with_its_last_watcher(server: RaceServ
             await bots[0].expect("board")
         assert server.service.watched_boards == 1
         for bot in bots[1:]:
-            await bot.send({"t": "board", "kind": "rating"})
+            await bot.send({"t": "board", "kind": "rating", "variant": "czarina"})
             await bot.expect("board")
         assert server.service.watched_boards == 2
         await bots[1].close()
         await asyncio.sleep(0.2)
-        assert server.service.watched_boards == 2  # one watcher of "rating" is left
+        assert server.service.watched_boards == 2  # one watcher of "rating:czarina" is left
         await bots[2].close()
         await bots[0].close()
         for _ in range(50):

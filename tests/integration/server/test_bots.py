@@ -202,5 +202,5 @@ async def test_a_bots_result_never_enters_a_rating(make_server: ServerFactory) -
                {"place": 2, "player": 2, "won": False, "moves": 0, "foundation_cards": fc0}]
     extra = await app.service.competition.after_race(room, ranking, {1: robo, 2: alice})
     assert "ratings" not in extra and "board_changed" not in extra
-    entries, _ = await app.service.boards.alltime_page("rating", 0, 100)
+    entries, _ = await app.service.boards.ratings.page(variant, 0, 100)
     assert not {robo, alice} & {e["name"] for e in entries}
