@@ -236,6 +236,17 @@ def _watching(state: RaceState, msg: dict[str, Any]) -> None:
         state.code, state.watching = code, code
 
 
+def _queued(state: RaceState, msg: dict[str, Any]) -> None:
+    """No open room: the server pairs us with players near our rating."""
+    after = _int(msg.get("bot_after_ms"))
+    bot = f"; a bot of your level comes after {after // 1000} s" if after else ""
+    state.tell(f"waiting for players near your rating (the range widens as you wait){bot}")
+
+
+def _unqueued(state: RaceState, msg: dict[str, Any]) -> None:
+    state.tell("you left the quick-race queue")
+
+
 def _ghost(state: RaceState, msg: dict[str, Any]) -> None:
     if msg.get("code") == state.code:
         state.ghost = dict(msg)
@@ -317,6 +328,8 @@ REDUCERS: Final[dict[str, Reducer]] = {
     "results": _results,
     "record": _record,
     "watching": _watching,
+    "queued": _queued,
+    "unqueued": _unqueued,
     "ghost": _ghost,
     "replay": _replay,
     "rematch_offer": _rematch_offer,

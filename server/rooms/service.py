@@ -32,7 +32,7 @@ from ..wire.protocol import encode
 from .competition import Competition
 from .deadwork import DeadSearchWorker, WorkerUnavailable
 from .hub import BOARDS_CHANNEL, Hub
-from .ports import Bots, Outbox
+from .ports import Bots, Outbox, Queue
 
 log = logging.getLogger("patience.service")
 
@@ -98,6 +98,7 @@ class RoomService:
         # the bots' roster, handed in by the composition root (it owns the dispatch
         # table every bot's message goes through)
         self.bots: Bots | None = None
+        self.queue: Queue | None = None  # the quick-race queue (server/rooms/matchmaker.py)
 
     def start(self) -> None:
         self.hub.start()

@@ -165,6 +165,10 @@ SERVER_MESSAGES: Final[dict[str, str]] = {
     "rematch": "code, players[]: every player accepted; each is moved to the new room, seated in this order",
     "error": "code, message, seq when it answers a move, retry_ms when waiting ends the refusal",
     "pong": "server_time",
+    "queued": "variant, rating (the ordinal you are paired by), window (points either side now; "
+              "it widens with the wait), bot_after_ms (a bot comes after this wait; null: never): "
+              "no open room to join, you wait to be paired by skill; joined and room follow",
+    "unqueued": "you left the quick-race queue (a leave while waiting)",
     "watching": "code: you watch that room without a seat (room, progress and results follow)",
     "claimed": "name, key: the name is yours; keep the key (send it in hello) to use the name again",
     "daily_info": "variant, date, day, commitment, ends_at, yesterday{date, day, deal, salt, par}",

@@ -226,13 +226,14 @@ async def test_quick_race_puts_two_players_in_the_same_room(url: str) -> None:
     try:
         for bot in bots:
             await bot.connect()
-        codes = []
         for bot in bots:
             await bot.send({"t": "quick", "variant": "Betsy Ross"})  # by name: any spelling works
-            codes.append((await bot.expect("joined"))["code"])
+            assert (await bot.expect("queued"))["variant"] == "betsy-ross"
+        # no open room: both wait in the queue and the pairing puts them in a room of their own
+        codes = [(await bot.expect("joined"))["code"] for bot in bots]
         assert codes[0] == codes[1]
         room = await bots[1].expect("room")
-        assert room["variant"] == "betsy-ross" and room["private"] is False
+        assert room["variant"] == "betsy-ross" and room["private"] is True
         for bot in bots:
             await bot.send({"t": "ready"})
         await asyncio.gather(*(b.expect("view") for b in bots))
