@@ -226,3 +226,21 @@ async def test_ask_to_a_node_without_the_script_while_it_runs_its_own_calls(
         d.close()
         batcher.close()
         await client.aclose()
+
+
+async def test_quick_races_are_paired_across_processes_on_a_cluster(
+        cluster: LocalCluster, make_server: ServerFactory) -> None:
+    """The queue's keys share one slot per variant: its scripts run on a real cluster,
+    and two processes pair their players through it."""
+    apps = [await make_server(cluster.url, redis_cluster=True, arena_tick_ms=100, quick_bot_s=0)
+            for _ in range(2)]
+    bots = [Bot(ws_url(app), f"mm{i}") for i, app in enumerate(apps)]
+    try:
+        for bot in bots:
+            await bot.connect()
+            await bot.send({"t": "quick", "variant": "corners"})
+            await bot.expect("queued")
+        codes = [(await bot.expect("joined", timeout=15))["code"] for bot in bots]
+        assert codes[0] == codes[1]
+    finally:
+        await close_all(bots)
