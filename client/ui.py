@@ -42,6 +42,7 @@ class Command(NamedTuple):
     arg: str = ""
     num: int = 0
     kind: str = ""
+    scope: str = ""  # a board's: "" all time, or "season" and/or "near" (comma-separated)
 
 
 class Context(NamedTuple):
@@ -78,6 +79,7 @@ class UI:
     variant: str = ""  # the variant picked for create, the daily or a board
     board_kind: str = ""  # the board on screen: daily | rating | wins
     board_offset: int = 0
+    board_scope: str = ""  # a rating or wins board: "" all time, "season"; "near" may follow
     pending: str | None = None  # the selected source pile
     want_foundation: bool = False  # after ``f``: a digit names the foundation
     text: str | None = None  # the input line, None when closed
@@ -103,10 +105,14 @@ def open_text(ui: UI, purpose: str, text: str = "") -> UI:
     return replace(ui, text=text, text_purpose=purpose, pending=None, want_foundation=False, note="")
 
 
-def open_board(ui: UI, kind: str, variant: str = "", offset: int = 0) -> tuple[UI, list[Command]]:
+def open_board(ui: UI, kind: str, variant: str = "", offset: int = 0,
+               scope: str = "") -> tuple[UI, list[Command]]:
+    """A board on screen: ``scope`` says this season's (``season``) rather than all time's,
+    and around the player's own rank (``near``) rather than a page (rating and wins boards)."""
+    scope = scope if kind in ("rating", "wins") else ""
     opened = replace(ui, menu="board", board_kind=kind, variant=variant, board_offset=max(offset, 0),
-                     cursor=0, note="")
-    return opened, [Command("board", variant, max(offset, 0), kind)]
+                     board_scope=scope, cursor=0, note="")
+    return opened, [Command("board", variant, max(offset, 0), kind, scope)]
 
 
 def move_cursor(ui: UI, key: str, count: int) -> UI | None:

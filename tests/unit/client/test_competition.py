@@ -261,3 +261,19 @@ def test_rating_changes_take_the_servers_before_and_mark_provisional_ratings() -
     text = screen(st)
     assert "Ratings \u00b7 Czarina (OpenSkill ordinal; ? provisional)" in text
     assert "4.00  (+0.50)" in text and "-0.25? (-0.25)" in text
+
+
+def test_a_players_neighbours_on_this_seasons_board() -> None:
+    st = lobby(claimed=True)
+    entries = [{"rank": 10 + i, "name": "ann" if i == 5 else f"p{i}", "value": 20.0 - i} for i in range(11)]
+    apply(st, {"t": "board", "kind": "rating", "variant": "czarina", "season": "2026-12-01", "offset": 9,
+               "total": 400, "near": "ann", "me": 15, "entries": entries}, T0)
+    text = screen(st, UI(menu="board", board_kind="rating", variant="czarina", board_scope="near,season"))
+    assert "season 2026-12-01" in text and "you: 15 of 400" in text and "n next page" not in text
+    assert "15    ann *" in text and "s all time" in text and "m pages" in text
+    # the same answer is not shown for the all-time pages
+    assert "loading" in screen(st, UI(menu="board", board_kind="rating", variant="czarina"))
+    apply(st, {"t": "board", "kind": "rating", "variant": "czarina", "season": None, "offset": 0,
+               "total": 400, "near": "ann", "me": None, "entries": []}, T0)
+    text = screen(st, UI(menu="board", board_kind="rating", variant="czarina", board_scope="near"))
+    assert "you are not on this board yet" in text and "all time" in text

@@ -318,3 +318,20 @@ def test_context_of_a_state() -> None:
     assert context_of(st) == Context(name="ann", claimed=True, daily=True, variant="czarina", share="line",
                                      board_total=7)
     assert context_of(RaceState()) == Context()
+
+
+def test_a_ladder_board_shows_this_season_and_the_players_neighbours() -> None:
+    rating, _ = keys(["6", "2", "1"], mode="lobby")
+    season, sent = keys(["s"], mode="lobby", ui=rating)
+    assert sent == [Command("board", "four-seasons", 0, "rating", "season")]
+    near, sent = keys(["m"], mode="lobby", ui=season)
+    assert sent == [Command("board", "four-seasons", 0, "rating", "near,season")]
+    ui, sent = keys(["n"], mode="lobby", ui=near, ctx=Context(board_total=40))
+    assert sent == [] and "around you" in ui.note  # no pages around one's own rank
+    again = keys(["r"], mode="lobby", ui=near)[1]
+    assert again == [Command("board", "four-seasons", 0, "rating", "near,season")]
+    back, sent = keys(["s"], mode="lobby", ui=near)
+    assert sent == [Command("board", "four-seasons", 0, "rating", "near")]
+    # a daily board is a day's: no season, no neighbours by these keys
+    daily, _ = keys(["6", "1", "1"], mode="lobby")
+    assert keys(["s"], mode="lobby", ui=daily)[1] == []
