@@ -140,4 +140,9 @@ async def on_board(player: Player, msg: dict[str, Any]) -> None:
     player.send(out)
 
 
-HANDLERS = {"claim": on_claim, "daily": on_daily, "daily_info": on_daily_info, "board": on_board}
+async def on_profile(player: Player, msg: dict[str, Any]) -> None:
+    player.send(await player.service.competition.profile(clean_name(msg["name"])))
+
+
+HANDLERS = {"claim": on_claim, "daily": on_daily, "daily_info": on_daily_info, "board": on_board,
+            "profile": on_profile}

@@ -20,6 +20,7 @@ from typing import Any
 from ..game.records import Record, replay_facts
 from ..game.variants import get_rules
 from ..race.daily import DailyDeal, choose_daily, commitment, day_bounds_ms, day_number, share_line, utc_day
+from ..race.ratings import stored_skills
 from ..race.rows import RoomRow
 from ..race.rules import one_seat_each
 from ..race.seasons import MONTH
@@ -31,6 +32,7 @@ log = logging.getLogger("patience.competition")
 
 Clock = Callable[[], int]
 
+PROFILE_CURVE = 50  # changes of each variant's rating a profile draws (the newest)
 DAILY_KEPT_S = DAILY_TTL_S  # how long a day's board is kept: older days are not asked for
 
 
@@ -139,6 +141,23 @@ class Competition:
     async def daily_board(self, date: str, variant: str, offset: int, limit: int,
                           total_cards: int) -> tuple[list[dict[str, Any]], int]:
         return await self.boards.board_page(date, variant, offset, limit, total_cards)
+
+    async def profile(self, name: str) -> dict[str, Any]:
+        """A name's ratings per variant with their curves, and its streaks."""
+        (row,) = await self.boards.ratings.rows([name])
+        out: dict[str, Any] = {"t": "profile", "name": row.get("name", name), "claimed": "key" in row,
+                               "ratings": {}, "streaks": None}
+        if "key" not in row:
+            return out
+        skills = stored_skills(row)
+        curves = await self.boards.ratings.curves(name, sorted(skills), PROFILE_CURVE)
+        for variant, skill in sorted(skills.items()):
+            out["ratings"][variant] = {"value": round(skill.ordinal, 3), "deviation": round(skill.sigma, 3),
+                                       "races": skill.races, "provisional": skill.provisional,
+                                       "curve": curves.get(variant, [])}
+        out["streaks"] = {"days": int(row.get("streak_days") or 0), "best": int(row.get("streak_best") or 0),
+                          "wins": int(row.get("win_streak") or 0)}
+        return out
 
     async def daily_near(self, date: str, variant: str, name: str,
                          total_cards: int) -> tuple[int | None, list[dict[str, Any]], int]:

@@ -166,3 +166,17 @@ class RatingStore:
                         "races": skill.races if skill else 0,
                         "provisional": skill.provisional if skill else True})
         return out
+
+    async def curves(self, name: str, variants: list[str], points: int) -> dict[str, list[list[float]]]:
+        """Each variant's newest ``points`` changes as [when, rating after], oldest first."""
+        if not variants:
+            return {}
+        pipe = self.redis.pipeline(transaction=False)
+        for variant in variants:
+            pipe.lrange(history_key(name, variant), 0, points - 1)
+        lists = await self._guard(pipe.execute())
+        out = {}
+        for variant, raw in zip(variants, lists, strict=True):
+            entries = [read_entry(_s(r)) for r in reversed(raw)]
+            out[variant] = [[e["at"], e["after"]] for e in entries]
+        return out

@@ -132,6 +132,7 @@ CLIENT_MESSAGES: Final[dict[str, dict[str, Field]]] = {
     "replay": {"player": Field(int, False, 1, MAX_PLAYERS), "index": Field(int, False, 0, 2**31),
                "code": Field(str, False, max_len=16)},
     "ghost": {"code": Field(str, max_len=16), "player": Field(int, False, 1, MAX_PLAYERS)},
+    "profile": {"name": Field(str, max_len=MAX_NAME_CHARS)},
     "arenas": {},
     "arena_join": {"id": Field(str, max_len=16)},
     "arena_leave": {},
@@ -177,6 +178,10 @@ SERVER_MESSAGES: Final[dict[str, str]] = {
              "or null when not on the board) and the entries around it",
     "board_changed": "board (daily:DATE:VARIANT, rating:VARIANT or wins:VARIANT, all time and "
                      "season alike): it changed; ask again",
+    "profile": "name, claimed, ratings{VARIANT: {value, deviation, races, provisional, "
+               "curve[[at, value], ...] (the newest 50 changes, oldest first)}}, streaks{days, best, "
+               "wins}: a name's ratings per variant and their curve (no error for an unknown name: "
+               "claimed false, nothing else)",
     "replay": "code, player, index, total (entries in the record), move and ms (the entry that led "
               "here, null at 0), view{...}: that player's view after index entries of its record",
     "ghost": "code (the ghost race's room), player (the ghost's number there), name, source, "

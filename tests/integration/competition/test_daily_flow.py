@@ -206,6 +206,17 @@ async def test_races_between_claimed_names_update_ratings(server: RaceServer) ->
     await bob.send({"t": "board", "kind": "rating", "variant": "four-seasons", "near": True})
     near = await bob.expect("board")
     assert near["near"] == "bob" and near["me"] in (1, 2) and len(near["entries"]) == 2
+    # the profile: the variant's rating, its curve (one change) and the streaks
+    await bob.send({"t": "profile", "name": "ANN"})
+    profile = await bob.expect("profile")
+    assert profile["name"] == "ann" and profile["claimed"] and set(profile["ratings"]) == {"four-seasons"}
+    rating = profile["ratings"]["four-seasons"]
+    assert rating["value"] == results["ratings"]["ann"] and rating["races"] == 1 and rating["provisional"]
+    assert [value for _, value in rating["curve"]] == [results["ratings"]["ann"]]
+    assert profile["streaks"] == {"days": 0, "best": 0, "wins": 0}
+    await bob.send({"t": "profile", "name": "nobody-at-all"})
+    assert await bob.expect("profile") == {"t": "profile", "name": "nobody-at-all", "claimed": False,
+                                           "ratings": {}, "streaks": None}
     for b in (ann, bob):
         await b.close()
 

@@ -73,3 +73,12 @@ async def test_races_finishing_together_lose_no_update(boards: BoardStore, redis
     assert all(a["after"] == b["before"] for a, b in zip(chain, chain[1:], strict=False))
     stored = Skill.from_store(txt(await redis.hget(user_key("ann"), field("czarina"))))
     assert stored == skill
+
+
+async def test_a_curve_is_the_newest_changes_oldest_first(boards: BoardStore) -> None:
+    values = []
+    for i in range(6):
+        done = await boards.ratings.rate_race("czarina", f"K{i}", [("ann", 1), ("bob", 2)], 1000 + i)
+        values.append(round(done.after["ann"].ordinal, 3))
+    curves = await boards.ratings.curves("ann", ["czarina", "corners"], 4)
+    assert curves == {"czarina": [[1000 + i, values[i]] for i in range(2, 6)], "corners": []}
