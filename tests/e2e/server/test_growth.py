@@ -108,7 +108,8 @@ async def test_a_quick_index_is_pruned_bounded_and_lapses(server: RaceServer,
     bot = Bot(ws_url(server))
     try:
         await bot.connect()
-        await bot.send({"t": "quick", "variant": variant})
+        # a public room is listed for quick races (a quick race no longer opens one: it queues)
+        await bot.send({"t": "create", "variant": variant, "private": False})
         code = (await bot.expect("joined"))["code"]
         # without scores, the members only (redis-py's type names every reply's shape)
         members = {txt(m) for m in cast(list[bytes], await rdb.zrange(key, 0, -1))}
