@@ -153,6 +153,12 @@ async def test_no_hidden_or_opponent_card_is_ever_sent(url: str) -> None:
     for variant in (VARIANT, "corner-stones"):
         bots, _ = await race([url, url, url], variant)
         try:
+            # the ladder's answers during a race: a profile, a page, a rank and its neighbours
+            await bots[0].send({"t": "profile", "name": bots[1].name})
+            await bots[0].expect("profile")
+            for ask in ({}, {"near": True, "season": "current"}):
+                await bots[1].send({"t": "board", "kind": "rating", "variant": variant, **ask})
+                await bots[1].expect("board")
             await asyncio.gather(*(play_out(b, 60) for b in bots))
             for bot in bots:
                 await results_of(bot)
