@@ -125,8 +125,9 @@ async def on_quick(player: Player, msg: dict[str, Any]) -> None:
             await service.unlist_quick(variant, code)
     if service.queue is None:
         raise RuntimeError("this service was built without a quick-race queue")
+    queued = await service.queue.enqueue(player, variant)  # a full queue refuses, spending nothing
     player.limits.take_room()
-    player.send(await service.queue.enqueue(player, variant))
+    player.send(queued)
 
 
 async def on_ready(player: Player, msg: dict[str, Any]) -> None:
