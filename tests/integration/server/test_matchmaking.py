@@ -142,3 +142,17 @@ async def test_only_the_lease_holder_pairs_and_unrenewed_tickets_go(rdb: aioredi
     assert await store.take(variant, ["a", "b"]) == {"a": "ROOM01|2"}
     assert await store.take(variant, ["a"]) == {}  # taken once
     await rdb.delete(*parts(variant), key(variant, "lease"))
+
+
+async def test_a_full_queue_refuses_and_changes_nothing(rdb: aioredis.Redis) -> None:
+    variant = "corners-pysol"
+    store = MatchStore(rdb, lambda c: c)
+    await rdb.delete(*parts(variant), key(variant, "lease"))
+    assert await store.enqueue(variant, "a", 1.0, 1000)
+    before = {k: await rdb.dump(k) for k in parts(variant)}
+    # the script with a cap of one, as QUEUE_MAX would be once reached
+    assert await store._enqueue(parts(variant), ["b", "2.0", 2000, 1, 3600]) == 0
+    assert {k: await rdb.dump(k) for k in parts(variant)} == before
+    assert await store._enqueue(parts(variant), ["a", "1.0", 3000, 1, 3600]) == 1  # one already in: renewed
+    assert await rdb.zscore(key(variant, "queue"), "a") == 1000  # still waiting since it came
+    await rdb.delete(*parts(variant), key(variant, "lease"))
