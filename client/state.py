@@ -346,7 +346,8 @@ REDUCERS: Final[dict[str, Reducer]] = {
 
 # Server messages that change nothing the screens draw: the session acts on them
 # itself (client/connection.py asks for a changed board page again).
-NOT_FOLDED: Final = frozenset({"board_changed"})
+# A profile has no screen in this client yet (the protocol serves it for any client).
+NOT_FOLDED: Final = frozenset({"board_changed", "profile"})
 
 
 def hint_text(msg: dict[str, Any], v: int) -> str:
