@@ -52,7 +52,9 @@ async def _unwatch(d: Doer, c: Command) -> None:
 
 
 async def _board(d: Doer, c: Command) -> None:
-    await d.session.board(c.kind, c.arg or None, offset=c.num)
+    scopes = c.scope.split(",")
+    await d.session.board(c.kind, c.arg or None, offset=c.num,
+                          season="current" if "season" in scopes else None, near="near" in scopes)
 
 
 # -- solo games ------------------------------------------------------------------------------

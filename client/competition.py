@@ -12,8 +12,8 @@ __all__ = ["Reveal", "board_id", "reveal_check"]
 def board_id(request: dict[str, Any], answer: dict[str, Any] | None) -> str | None:
     """The name the server gives a board in ``board_changed`` (None when it cannot be told)."""
     kind, variant = request.get("kind"), request.get("variant")
-    if kind == "rating":
-        return "rating"
+    if kind == "rating" and variant:
+        return f"rating:{variant}"
     if kind == "wins" and variant:
         return f"wins:{variant}"
     if kind == "daily" and variant:

@@ -382,13 +382,19 @@ class ClientSession(Requests):
         return True
 
     async def board(self, kind: str, variant: str | None = None, *, date: str | None = None,
-                    offset: int = 0, limit: int = BOARD_PAGE, watch: bool = True) -> bool:
-        """Ask for a board page; with ``watch`` it is the board on screen (see ``board_changed``)."""
+                    offset: int = 0, limit: int = BOARD_PAGE, watch: bool = True,
+                    season: str | None = None, near: bool = False) -> bool:
+        """Ask for a board page (or with ``near`` the player's rank and neighbours, of
+        ``season`` when given); with ``watch`` it is the board on screen (see ``board_changed``)."""
         msg: dict[str, Any] = {"t": "board", "kind": kind, "offset": max(offset, 0), "limit": limit}
         if variant:
             msg["variant"] = variant
         if date:
             msg["date"] = date
+        if season:
+            msg["season"] = season
+        if near:
+            msg["near"] = True
         if watch:
             self.watching = dict(msg)
         return await self.send(msg)

@@ -56,6 +56,7 @@ class RatingChange(NamedTuple):
     name: str
     value: float
     before: float | None  # None: this client had not seen the player's rating before
+    provisional: bool = False  # rated in too few races of the variant to be sure
 
 
 @dataclass
@@ -231,7 +232,7 @@ def _results(state: RaceState, msg: dict[str, Any]) -> None:
     again = state.results is not None and state.results.get("code") == msg.get("code")
     state.results = dict(msg)
     if not again:  # a results message sent again after a resume changes no rating
-        _note_ratings(state, msg.get("ratings"))
+        _note_ratings(state, msg.get("ratings"), msg.get("ratings_before"), msg.get("provisional"))
     if state.notice_error:
         state.tell("")
 
@@ -258,6 +259,17 @@ def _watching(state: RaceState, msg: dict[str, Any]) -> None:
     if isinstance(code, str):
         state.leave_room()
         state.code, state.watching = code, code
+
+
+def _queued(state: RaceState, msg: dict[str, Any]) -> None:
+    """No open room: the server pairs us with players near our rating."""
+    after = _int(msg.get("bot_after_ms"))
+    bot = f"; a bot of your level comes after {after // 1000} s" if after else ""
+    state.tell(f"waiting for players near your rating (the range widens as you wait){bot}")
+
+
+def _unqueued(state: RaceState, msg: dict[str, Any]) -> None:
+    state.tell("you left the quick-race queue")
 
 
 def _ghost(state: RaceState, msg: dict[str, Any]) -> None:
@@ -341,6 +353,8 @@ REDUCERS: Final[dict[str, Reducer]] = {
     "results": _results,
     "record": _record,
     "watching": _watching,
+    "queued": _queued,
+    "unqueued": _unqueued,
     "ghost": _ghost,
     "replay": _replay,
     "rematch_offer": _rematch_offer,
@@ -357,7 +371,8 @@ REDUCERS: Final[dict[str, Reducer]] = {
 
 # Server messages that change nothing the screens draw: the session acts on them
 # itself (client/connection.py asks for a changed board page again).
-NOT_FOLDED: Final = frozenset({"board_changed"})
+# A profile has no screen in this client yet (the protocol serves it for any client).
+NOT_FOLDED: Final = frozenset({"board_changed", "profile"})
 
 
 def hint_text(msg: dict[str, Any], v: int) -> str:
@@ -376,16 +391,20 @@ def _num(value: Any) -> float | None:
     return float(value) if isinstance(value, int | float) and not isinstance(value, bool) else None
 
 
-def _note_ratings(state: RaceState, ratings: Any) -> None:
-    """The rating changes of a race: new values from the server, old ones from memory."""
+def _note_ratings(state: RaceState, ratings: Any, before: Any = None, provisional: Any = None) -> None:
+    """The rating changes of a race: new and old values from the server (ratings
+    are per variant: the race's), old ones from memory for a server that sends none."""
     state.rating_changes = []
     if not isinstance(ratings, dict):
         return
+    olds = before if isinstance(before, dict) else {}
+    marked = set(provisional) if isinstance(provisional, list) else set()
     for name, raw in ratings.items():
         value = _num(raw)
         if not isinstance(name, str) or value is None:
             continue
-        state.rating_changes.append(RatingChange(name, value, state.ratings_seen.get(name.casefold())))
+        old = _num(olds.get(name)) if name in olds else state.ratings_seen.get(name.casefold())
+        state.rating_changes.append(RatingChange(name, value, old, name in marked))
         state.ratings_seen[name.casefold()] = value
     state.rating_changes.sort(key=lambda c: -c.value)
 

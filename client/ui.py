@@ -26,7 +26,7 @@ LOBBY_ITEMS: Final = (
 )
 BOARD_ITEMS: Final = (
     ("1", "Today's daily board", "pick a variant"),
-    ("2", "Ratings", "races between claimed names"),
+    ("2", "Ratings", "pick a variant: races between claimed names"),
     ("3", "Daily wins", "pick a variant"),
 )
 MAX_NAME: Final = 24
@@ -42,6 +42,7 @@ class Command(NamedTuple):
     arg: str = ""
     num: int = 0
     kind: str = ""
+    scope: str = ""  # a board's: "" all time, or "season" and/or "near" (comma-separated)
 
 
 class Context(NamedTuple):
@@ -73,11 +74,12 @@ class UI:
     """The client's own interface state (menus, selection, input line)."""
 
     menu: str = "main"  # lobby: main | pick | daily | boards | board | arenas
-    purpose: str = ""  # pick: quick | create | browse | daily | board-daily | board-wins
+    purpose: str = ""  # pick: quick | create | browse | daily | board-daily | board-rating | board-wins
     cursor: int = 0
     variant: str = ""  # the variant picked for create, the daily or a board
     board_kind: str = ""  # the board on screen: daily | rating | wins
     board_offset: int = 0
+    board_scope: str = ""  # a rating or wins board: "" all time, "season"; "near" may follow
     pending: str | None = None  # the selected source pile
     want_foundation: bool = False  # after ``f``: a digit names the foundation
     text: str | None = None  # the input line, None when closed
@@ -104,10 +106,14 @@ def open_text(ui: UI, purpose: str, text: str = "") -> UI:
     return replace(ui, text=text, text_purpose=purpose, pending=None, want_foundation=False, note="")
 
 
-def open_board(ui: UI, kind: str, variant: str = "", offset: int = 0) -> tuple[UI, list[Command]]:
+def open_board(ui: UI, kind: str, variant: str = "", offset: int = 0,
+               scope: str = "") -> tuple[UI, list[Command]]:
+    """A board on screen: ``scope`` says this season's (``season``) rather than all time's,
+    and around the player's own rank (``near``) rather than a page (rating and wins boards)."""
+    scope = scope if kind in ("rating", "wins") else ""
     opened = replace(ui, menu="board", board_kind=kind, variant=variant, board_offset=max(offset, 0),
-                     cursor=0, note="")
-    return opened, [Command("board", variant, max(offset, 0), kind)]
+                     board_scope=scope, cursor=0, note="")
+    return opened, [Command("board", variant, max(offset, 0), kind, scope)]
 
 
 def move_cursor(ui: UI, key: str, count: int) -> UI | None:

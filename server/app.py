@@ -52,6 +52,7 @@ from .ops.limits import Address, AddressBook, ConnectionLimits, Limits, client_a
 from .ops.loopprobe import LoopProbe
 from .rooms.arenas import ArenaRunner
 from .rooms.bots.seat import BotRoster
+from .rooms.matchmaker import Matchmaker
 from .rooms.player import Player
 from .rooms.service import RoomService
 from .store.client import open_client
@@ -98,6 +99,8 @@ class RaceServer:
         # come through an outbox like a person's, handed over in process
         self.bots = BotRoster(self.service, dispatch, self._bot_outbox)
         self.service.bots = self.bots
+        self.matchmaker = Matchmaker(self.service)  # quick races paired by skill
+        self.service.queue = self.matchmaker
         self.service.on_close.append(self.bots.stop_all)
         # per-address budgets, in this process's memory (server/ops/limits.py says why)
         self.addresses = AddressBook(Limits(
@@ -179,6 +182,7 @@ class RaceServer:
         self.engine = await self.store.require_version()
         self.service.start()
         self.arenas.start()
+        self.matchmaker.start()
         if self.settings.transport == "sansio":
             self.server = await SansioServer(
                 self.sansio_handler, process_request=self.health, max_size=MAX_FRAME_BYTES,
@@ -207,6 +211,7 @@ class RaceServer:
             self.server.close()
             await self.server.wait_closed()
         await self.arenas.close()
+        await self.matchmaker.close()
         await self.service.close()
         await self.redis.aclose()
 

@@ -28,6 +28,7 @@ HEADINGS: Final = {
     "browse": "Variants and rules",
     "daily": "Today's challenge: pick a variant",
     "board-daily": "Today's daily board: pick a variant",
+    "board-rating": "Ratings: pick a variant",
     "board-wins": "Daily wins: pick a variant",
     "solo": "Play alone: pick a variant",
 }
@@ -39,6 +40,7 @@ PICKED: Final[dict[str, Callable[[UI, str, int], Keys]]] = {
     "daily": lambda ui, variant, i: (replace(ui, menu="daily", variant=variant, cursor=0, note=""),
                                      [Command("daily_info", variant)]),
     "board-daily": lambda ui, variant, i: open_board(ui, "daily", variant),
+    "board-rating": lambda ui, variant, i: open_board(ui, "rating", variant),
     "board-wins": lambda ui, variant, i: open_board(ui, "wins", variant),
     # the deal number comes next, on the input line (Enter alone: a random deal)
     "solo": lambda ui, variant, i: (replace(ui, text="", text_purpose="deal", variant=variant, cursor=i,

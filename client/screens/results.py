@@ -14,6 +14,7 @@ from typing import Any
 from ..state import RaceState, is_daily, is_solo, players_of
 from ..text import Out, bot_tag, clean, keys_line, player_name
 from ..ui import UI, Command, open_board
+from ..variants import variant_name
 from .base import At, Keys
 from .chrome import STATUS_TEXT, header, mmss, notices, num, practice_reason, ranked
 from .offers import rematch_offer
@@ -42,8 +43,8 @@ def press(ui: UI, key: str, at: At) -> Keys:
     if key == "c" and ctx.share:
         note = "share line copied (if your terminal allows) and printed when you quit"
         return replace(ui, note=note), [Command("share", ctx.share)]
-    if key == "b":  # today's board after a daily, else the ratings
-        kind, variant = ("daily", ctx.variant) if ctx.daily and ctx.variant else ("rating", "")
+    if key == "b":  # today's board after a daily, else the ratings of the race's variant
+        kind, variant = ("daily", ctx.variant) if ctx.daily and ctx.variant else ("rating", ctx.variant)
         opened, commands = open_board(UI(), kind, variant)
         return opened, [Command("leave"), *commands]
     if key in ("l", "escape"):
@@ -135,7 +136,9 @@ def _daily_results(state: RaceState, res: dict[str, Any], out: Out) -> None:
 
 
 def _rating_changes(state: RaceState, out: Out) -> None:
-    out.text(" Ratings (OpenSkill ordinal)", "class:title")
+    variant = (state.results or {}).get("rating_variant")
+    which = f" \u00b7 {clean(variant_name(state.variants, variant), 24)}" if isinstance(variant, str) else ""
+    out.text(f" Ratings{which} (OpenSkill ordinal; ? provisional)", "class:title")
     me = state.name.casefold()
     for change in state.rating_changes:
         mine = change.name.casefold() == me
@@ -144,5 +147,7 @@ def _rating_changes(state: RaceState, out: Out) -> None:
             delta = "(no earlier rating seen here)"
         else:
             delta = f"({change.value - change.before:+.2f})"
-        out.add(("class:me" if mine else "", f"   {who:<20}{change.value:>8.2f}  "), ("class:dim", delta))
+        mark = "?" if change.provisional else " "
+        line = f"   {who:<20}{change.value:>8.2f}{mark} "
+        out.add(("class:me" if mine else "", line), ("class:dim", delta))
     out.text()

@@ -1,6 +1,7 @@
 """``patience-server``: the server and its offline tools.
 
-Subcommands: ``variants``, ``deal``, ``verify``, ``solve``, ``serve`` and ``arena``.
+Subcommands: ``variants``, ``deal``, ``verify``, ``solve``, ``serve``, ``arena`` and
+``migrate-ratings``.
 Bad input gets one line on stderr and exit status 2, never a traceback. The load
 bench (``python -m bench.load``) and the local cluster (``python -m tools.localcluster``)
 run from a checkout: the wheel ships the server and the client only.
@@ -128,6 +129,12 @@ def _cmd_arena(args: argparse.Namespace) -> int:
     return run(args)
 
 
+def _cmd_migrate(args: argparse.Namespace) -> int:
+    from .migrate import run
+
+    return run(args)
+
+
 def _cmd_solve(args: argparse.Namespace) -> int:
     from ..game.solver import DEFAULT_BUDGET, solve
 
@@ -238,6 +245,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     arena_arguments(a)
     a.set_defaults(func=_cmd_arena)
+    sub.add_parser("migrate-ratings", help="once, after the upgrade to ratings per variant: each name's "
+                   "single rating starts every variant it played").set_defaults(func=_cmd_migrate)
     return p
 
 

@@ -102,33 +102,53 @@ def board_date(asked: str | None, today: str) -> str:
 
 
 async def on_board(player: Player, msg: dict[str, Any]) -> None:
+    """A page of a board, or with ``near`` a name's rank and its neighbours
+    (the connection's own name unless ``name`` says whose)."""
     service = player.service
     kind = msg["kind"]
     if kind not in BOARD_KINDS:
         raise ProtocolError("bad_field", f"board: kind is one of {', '.join(BOARD_KINDS)}")
+    if "variant" not in msg:
+        raise ProtocolError("bad_field", f"board: a {kind} board needs a variant")
+    variant = variant_id(msg["variant"])
     offset, limit = msg.get("offset", 0), msg.get("limit", 20)
-    variant = variant_id(msg["variant"]) if "variant" in msg else None
+    near = msg.get("near", False)
+    who = clean_name(msg["name"]) if "name" in msg else player.identified or player.name
+    if near and not who:
+        raise ProtocolError("bad_field", "board: near needs a name (send name, or play under one)")
     out: dict[str, Any] = {"t": "board", "kind": kind, "variant": variant, "offset": offset}
+    competition = service.competition
     if kind == "daily":
-        if variant is None:
-            raise ProtocolError("bad_field", "board: a daily board needs a variant")
-        date = board_date(msg.get("date"), service.competition.today())
+        if "season" in msg:
+            raise ProtocolError("bad_field", "board: a daily board is a day's: it has no season")
+        date = board_date(msg.get("date"), competition.today())
         total_cards = get_rules(variant).spec.total_cards
-        out["entries"], out["total"] = await service.competition.daily_board(
-            date, variant, offset, limit, total_cards)
+        if near:
+            out["me"], out["entries"], out["total"] = await competition.daily_near(
+                date, variant, who, total_cards)
+        else:
+            out["entries"], out["total"] = await competition.daily_board(
+                date, variant, offset, limit, total_cards)
         out["date"] = date
         board = f"daily:{date}:{variant}"
-    elif kind == "rating":
-        out["entries"], out["total"] = await service.competition.alltime_board("rating", offset, limit)
-        board = "rating"
     else:
-        if variant is None:
-            raise ProtocolError("bad_field", "board: the wins board needs a variant")
-        out["entries"], out["total"] = await service.competition.alltime_board(
-            f"daily-wins:{variant}", offset, limit)
-        board = f"wins:{variant}"
+        ladder = competition.ladder
+        season = ladder.season_of(msg.get("season"))
+        if near:
+            out["me"], out["entries"], out["total"] = await ladder.near(kind, variant, season, who)
+        else:
+            out["entries"], out["total"] = await ladder.page(kind, variant, season, offset, limit)
+        out["season"] = None if season == "alltime" else season
+        board = f"{kind}:{variant}"
+    if near:
+        out["near"], out["offset"] = who, (out["entries"][0]["rank"] - 1 if out["entries"] else 0)
     service.watch_board(player.outbox, board)
     player.send(out)
 
 
-HANDLERS = {"claim": on_claim, "daily": on_daily, "daily_info": on_daily_info, "board": on_board}
+async def on_profile(player: Player, msg: dict[str, Any]) -> None:
+    player.send(await player.service.competition.profile(clean_name(msg["name"])))
+
+
+HANDLERS = {"claim": on_claim, "daily": on_daily, "daily_info": on_daily_info, "board": on_board,
+            "profile": on_profile}

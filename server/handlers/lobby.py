@@ -19,7 +19,6 @@ from ..rooms.awaited import await_results
 from ..rooms.play import play
 from ..rooms.player import Player, clean_name, token_hash
 from ..wire.protocol import PROTOCOL_VERSION, ProtocolError
-from .bots import fill_quick
 from .common import asked_code, check_room_budget, join_failed, spend_room, variant_id
 from .competition import check_name
 
@@ -113,8 +112,10 @@ async def on_join(player: Player, msg: dict[str, Any]) -> None:
 
 
 async def on_quick(player: Player, msg: dict[str, Any]) -> None:
+    """Join a public room a host opened for anyone, else wait in the variant's
+    queue to be paired by skill (server/rooms/matchmaker.py)."""
     variant = variant_id(msg["variant"])
-    check_room_budget(player)  # it may open one, after leaving: refuse before that
+    check_room_budget(player)  # the pairing opens a room for it: refuse before leaving anything
     await player.leave_current()
     service = player.service
     for code in await service.quick_candidates(variant):
@@ -123,12 +124,11 @@ async def on_quick(player: Player, msg: dict[str, Any]) -> None:
             return
         except ProtocolError:
             await service.unlist_quick(variant, code)
+    if service.queue is None:
+        raise RuntimeError("this service was built without a quick-race queue")
+    queued = await service.queue.enqueue(player, variant)  # a full queue refuses, spending nothing
     player.limits.take_room()
-    code = await service.open_room(variant, service.new_deal(), service.settings.quick_size,
-                                   private=False)
-    await service.list_quick(variant, code)
-    await player.join(code)
-    player.spawn(fill_quick(service, code))  # nobody comes: a bot does (ends with this connection)
+    player.send(queued)
 
 
 async def on_ready(player: Player, msg: dict[str, Any]) -> None:
@@ -140,6 +140,10 @@ async def on_ready(player: Player, msg: dict[str, Any]) -> None:
 
 
 async def on_leave(player: Player, msg: dict[str, Any]) -> None:
+    if player.queued is not None and player.code is None:
+        await player.stop_waiting()
+        player.send({"t": "unqueued"})
+        return
     if player.spectating is not None and player.code is None:
         await player.stop_watching()
         return

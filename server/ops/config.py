@@ -71,6 +71,7 @@ class Settings:
     claims_per_hour: int = 20
     join_penalty_ms: int = 500
     name_ttl_days: int = 30
+    season_days: int = 0  # a season's length: 0 = calendar months (UTC), else N days (docs/design/ladder.md)
     trusted_proxies: str = ""  # addresses or networks whose X-Forwarded-For is believed
     quick_bot_s: int = 20  # a quick race nobody joined gets a bot after this long (0: never)
     quick_bot_level: int = 3
@@ -130,6 +131,7 @@ class Settings:
             claims_per_hour=_int(e, "PATIENCE_CLAIMS_PER_HOUR", 20, 1, 10**6),
             join_penalty_ms=_int(e, "PATIENCE_JOIN_PENALTY_MS", 500, 0, 60_000),
             name_ttl_days=_int(e, "PATIENCE_NAME_TTL_DAYS", 30, 1, 3650),
+            season_days=_int(e, "PATIENCE_SEASON_DAYS", 0, 0, 3650),
             trusted_proxies=_networks(e, "PATIENCE_TRUSTED_PROXIES"),
             quick_bot_s=_int(e, "PATIENCE_QUICK_BOT_S", 20, 0, 24 * 3600),
             quick_bot_level=_int(e, "PATIENCE_QUICK_BOT_LEVEL", 3, 1, 5),

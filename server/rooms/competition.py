@@ -20,15 +20,19 @@ from typing import Any
 from ..game.records import Record, replay_facts
 from ..game.variants import get_rules
 from ..race.daily import DailyDeal, choose_daily, commitment, day_bounds_ms, day_number, share_line, utc_day
+from ..race.ratings import stored_skills
 from ..race.rows import RoomRow
 from ..race.rules import one_seat_each
+from ..race.seasons import MONTH
 from ..store.boards import DAILY_TTL_S, BoardStore
 from ..store.rooms import RoomStore
+from .ladder import NEIGHBOURS, Ladder
 
 log = logging.getLogger("patience.competition")
 
 Clock = Callable[[], int]
 
+PROFILE_CURVE = 50  # changes of each variant's rating a profile draws (the newest)
 DAILY_KEPT_S = DAILY_TTL_S  # how long a day's board is kept: older days are not asked for
 
 
@@ -53,9 +57,10 @@ def ranked_replay(record: Record) -> dict[str, Any]:
 
 class Competition:
     def __init__(self, rooms: RoomStore, boards: BoardStore, secret: str, clock: Clock,
-                 solve_budget: int = 200_000, tries: int = 12) -> None:
+                 solve_budget: int = 200_000, tries: int = 12, season_days: int = MONTH) -> None:
         self.rooms = rooms
         self.boards = boards
+        self.ladder = Ladder(boards, clock, season_days)
         self.secret = secret.encode()
         self.clock = clock
         self.solve_budget = solve_budget
@@ -145,9 +150,26 @@ class Competition:
                           total_cards: int) -> tuple[list[dict[str, Any]], int]:
         return await self.boards.board_page(date, variant, offset, limit, total_cards)
 
-    async def alltime_board(self, board: str, offset: int,
-                            limit: int) -> tuple[list[dict[str, Any]], int]:
-        return await self.boards.alltime_page(board, offset, limit)
+    async def profile(self, name: str) -> dict[str, Any]:
+        """A name's ratings per variant with their curves, and its streaks."""
+        (row,) = await self.boards.ratings.rows([name])
+        out: dict[str, Any] = {"t": "profile", "name": row.get("name", name), "claimed": "key" in row,
+                               "ratings": {}, "streaks": None}
+        if "key" not in row:
+            return out
+        skills = stored_skills(row)
+        curves = await self.boards.ratings.curves(name, sorted(skills), PROFILE_CURVE)
+        for variant, skill in sorted(skills.items()):
+            out["ratings"][variant] = {"value": round(skill.ordinal, 3), "deviation": round(skill.sigma, 3),
+                                       "races": skill.races, "provisional": skill.provisional,
+                                       "curve": curves.get(variant, [])}
+        out["streaks"] = {"days": int(row.get("streak_days") or 0), "best": int(row.get("streak_best") or 0),
+                          "wins": int(row.get("win_streak") or 0)}
+        return out
+
+    async def daily_near(self, date: str, variant: str, name: str,
+                         total_cards: int) -> tuple[int | None, list[dict[str, Any]], int]:
+        return await self.boards.daily_near(date, variant, name, NEIGHBOURS, total_cards)
 
     # -- after a race ------------------------------------------------------------
     async def verified_records(self, room: RoomRow, players: set[int]) -> dict[int, dict[str, Any]]:
@@ -214,7 +236,7 @@ class Competition:
                 yesterday = (dt.date.fromisoformat(room.daily) - dt.timedelta(days=1)).isoformat()
                 extra["streaks"] = await self.boards.update_streaks(name, room.daily, yesterday, won)
                 if won:
-                    await self.boards.count_win(room.variant, name)
+                    await self.boards.count_win(room.variant, name, self.ladder.written())
                 extra["board_changed"] = f"daily:{room.daily}:{room.variant}"
             extra["share"] = share_line(get_rules(room.variant).spec.name, room.daily, won, time_ms,
                                         row["moves"], row["foundation_cards"], total, ranked)
@@ -223,6 +245,14 @@ class Competition:
                  if r["player"] in identified and r["player"] in verified]
         if len(rated) >= 2:
             await self.boards.keep_names([name for name, _ in rated])
-            extra["ratings"], extra["ratings_before"] = await self.boards.rate_race(rated)
-            extra["board_changed"] = "rating"
+            done = await self.boards.ratings.rate_race(room.variant, room.code, rated, self.clock(),
+                                                      self.ladder.written())
+            if len(done.after) < len(rated):
+                log.error("ratings not all written: they kept changing under this race",
+                          extra={"room": room.code})
+            extra["ratings"] = {n: round(s.ordinal, 3) for n, s in done.after.items()}
+            extra["ratings_before"] = {n: round(s.ordinal, 3) for n, s in done.before.items()}
+            extra["rating_variant"] = room.variant
+            extra["provisional"] = sorted(n for n, s in done.after.items() if s.provisional)
+            extra["board_changed"] = f"rating:{room.variant}"
         return extra

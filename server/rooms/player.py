@@ -13,6 +13,7 @@ Everything the player is sent goes into its connection's outbox
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import logging
 import secrets
@@ -73,6 +74,7 @@ class Player:
         self.spectating: Spectator | None = None  # the room watched without a seat
         self.progress = ProgressThrottle(service.store.publish_progress)
         self.closed = False  # the connection has ended (an arena forgets the player then)
+        self.queued: tuple[str, str] | None = None  # (variant, ticket) while waiting for a quick race
 
     # -- sending (never waits) ----------------------------------------------------------
     def send(self, message: dict[str, Any]) -> None:
@@ -110,6 +112,7 @@ class Player:
     async def leave_current(self) -> None:
         room = await self.can_leave()
         await self.stop_watching()
+        await self.stop_waiting()
         if self.code is None:
             return
         code = self.code
@@ -121,6 +124,11 @@ class Player:
         # is not sent the room it has just left (its client would show it again)
         await self.detach()
         await self.publish_room(code)
+
+    async def stop_waiting(self) -> None:
+        """Leave the quick-race queue, if waiting in it."""
+        if self.queued is not None and self.service.queue is not None:
+            await self.service.queue.cancel(self)
 
     async def join(self, code: str) -> None:
         secret = secrets.token_urlsafe(18)  # 144 random bits
@@ -188,6 +196,9 @@ class Player:
             task.cancel()
         self.service.unwatch_boards(self.outbox)
         await self.stop_watching()
+        # on a store outage the ticket is no longer renewed: the pairer drops it within seconds
+        with contextlib.suppress(StoreUnavailable):
+            await self.stop_waiting()
         code, n = self.code, self.n
         if code is None:
             return

@@ -29,6 +29,16 @@ class Outbox(Protocol):
 OutboxFactory = Callable[[Callable[[dict[str, Any]], None]], Outbox]
 
 
+class Queue(Protocol):
+    """The quick-race queue a player may be waiting in (server/rooms/matchmaker.py)."""
+
+    async def enqueue(self, player: Any, variant: str) -> dict[str, Any]:
+        """Queue the player for a quick race of ``variant``; the ``queued`` message."""
+
+    async def cancel(self, player: Any) -> None:
+        """The player stops waiting (no-op for one who does not wait)."""
+
+
 class Bots(Protocol):
     """The bots playing for one service (server/rooms/bots/seat.py)."""
 

@@ -32,7 +32,7 @@ from ..wire.protocol import encode
 from .competition import Competition
 from .deadwork import DeadSearchWorker, WorkerUnavailable
 from .hub import BOARDS_CHANNEL, Hub
-from .ports import Bots, Outbox
+from .ports import Bots, Outbox, Queue
 
 log = logging.getLogger("patience.service")
 
@@ -72,7 +72,8 @@ class RoomService:
                                lobby_grace_ms=settings.lobby_grace_ms, clock=clock)
         self.boards = BoardStore(redis, self.store)
         self.competition = Competition(self.store, self.boards, settings.secret, clock,
-                                       settings.daily_budget, settings.daily_tries)
+                                       settings.daily_budget, settings.daily_tries,
+                                       season_days=settings.season_days)
         self.hub = Hub(redis, self._resync_room, self._board_changed,
                        heartbeat_s=settings.hub_heartbeat_ms / 1000)
         # board -> the outboxes watching it; an entry goes with its last watcher
@@ -100,9 +101,11 @@ class RoomService:
         # the bots' roster, handed in by the composition root (it owns the dispatch
         # table every bot's message goes through)
         self.bots: Bots | None = None
+        self.queue: Queue | None = None  # the quick-race queue (server/rooms/matchmaker.py)
 
     def start(self) -> None:
         self.hub.start()
+        self.competition.ladder.start()  # closes each season at its turn
 
     def need_bots(self) -> Bots:
         if self.bots is None:
@@ -116,6 +119,7 @@ class RoomService:
         for task in self._clocks.values():
             task.cancel()
         await self.hub.stop()
+        await self.competition.ladder.close()
         self.competition.close()
         self.dead_worker.close()
         self.store.close()

@@ -1,4 +1,4 @@
-"""Identities, daily deals, leaderboards, ratings and streaks in Redis.
+"""Identities, daily deals, leaderboards and streaks in Redis (ratings: ratings.py).
 
 Key layout (docs/reference/storage.md): a player's keys share the tag ``{name}``; a
 day's keys share ``{DATE|VARIANT}`` so the first-attempt check and the board
@@ -10,15 +10,15 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from openskill.models import PlackettLuce
 from redis.asyncio import Redis
 
 from ..race.daily import DailyDeal, board_score, score_fields
+from .ratings import RatingStore
 from .rooms import RoomStore
+from .seasons import board_key
 
 DAILY_TTL_S = 120 * 86_400
 NAME_TTL_DAYS = 30  # a claimed name without a ranked result lapses this long after its last use
-_RATING = PlackettLuce()
 
 # KEYS: board zset, results hash.  ARGV: name, score, result json, ttl_s
 # -> 1 if entered (the first ranked result of that name that day), else 0
@@ -65,10 +65,6 @@ def daily_key(date: str, variant: str, part: str) -> str:
     return f"daily:{{{date}|{variant}}}:{part}"
 
 
-def alltime_key(board: str) -> str:
-    return f"board:{{alltime}}:{board}"
-
-
 def _s(value: Any) -> str:
     return value.decode() if isinstance(value, bytes) else str(value)
 
@@ -77,10 +73,12 @@ class BoardStore:
     def __init__(self, redis: Redis, rooms: RoomStore) -> None:
         self.redis = redis
         self._guard = rooms._guard  # the same mapping of Redis failures to StoreUnavailable
+        self.guard = self._guard
         self._enter_board = redis.register_script(ENTER_BOARD)
         self._claim = redis.register_script(CLAIM)
         self._touch_name = redis.register_script(TOUCH_NAME)
         self._save_daily = redis.register_script(SAVE_DAILY)
+        self.ratings = RatingStore(redis, self._guard)
 
     # -- identity --------------------------------------------------------------
     async def claim(self, name: str, keyhash: str, now: int,
@@ -181,14 +179,14 @@ class BoardStore:
         rows = await self._guard(self.redis.zrange(key, offset, offset + limit - 1, withscores=True))
         count = await self._guard(self.redis.zcard(key))
         names = [_s(n) for n, _ in rows]
-        shown = await self._display_names(names)
+        shown = await self.display_names(names)
         out = []
         for i, (name, score) in enumerate(zip(names, (int(s) for _, s in rows), strict=True)):
             out.append({"rank": offset + i + 1, "name": shown.get(name, name),
                         **score_fields(score, total_cards)})
         return out, int(count)
 
-    async def _display_names(self, names: list[str]) -> dict[str, str]:
+    async def display_names(self, names: list[str]) -> dict[str, str]:
         if not names:
             return {}
         pipe = self.redis.pipeline(transaction=False)
@@ -217,38 +215,25 @@ class BoardStore:
         await self._guard(self.redis.hset(key, mapping=fields))  # type: ignore[arg-type]
         return {"streak_days": days, "win_streak": wins}
 
-    # -- ratings -----------------------------------------------------------------
-    async def rate_race(self, ranking: list[tuple[str, int]]) -> tuple[dict[str, float], dict[str, float]]:
-        """Update OpenSkill (Plackett-Luce) ratings from (name, place) pairs;
-        returns each player's ordinal (mu - 3 sigma) after and before."""
-        if len(ranking) < 2:
-            return {}, {}
+    async def count_win(self, variant: str, name: str, seasons: tuple[str, ...] = ("alltime",)) -> None:
+        """One more ranked daily win of the name, on the variant's wins board of
+        all time and of each season given."""
         pipe = self.redis.pipeline(transaction=False)
-        for name, _ in ranking:
-            pipe.hmget(user_key(name), "mu", "sigma")
-        rows = await self._guard(pipe.execute())
-        teams = [[_RATING.rating(mu=float(mu) if mu else None, sigma=float(sg) if sg else None,
-                                 name=name)] for (name, _), (mu, sg) in zip(ranking, rows, strict=True)]
-        before = {name: team[0].ordinal() for (name, _), team in zip(ranking, teams, strict=True)}
-        rated = _RATING.rate(teams, ranks=[place for _, place in ranking])
-        pipe = self.redis.pipeline(transaction=False)
-        out = {}
-        for (name, _), (r,) in zip(ranking, rated, strict=True):
-            pipe.hset(user_key(name), mapping={"mu": r.mu, "sigma": r.sigma})
-            pipe.hincrby(user_key(name), "races", 1)
-            pipe.zadd(alltime_key("rating"), {name.casefold(): r.ordinal()})
-            out[name] = r.ordinal()
+        for season in seasons:
+            pipe.zincrby(board_key(f"daily-wins:{variant}", season), 1, name.casefold())
         await self._guard(pipe.execute())
-        return out, before
 
-    async def count_win(self, variant: str, name: str) -> None:
-        await self._guard(self.redis.zincrby(alltime_key(f"daily-wins:{variant}"), 1, name.casefold()))
-
-    async def alltime_page(self, board: str, offset: int, limit: int) -> tuple[list[dict[str, Any]], int]:
-        key = alltime_key(board)
-        rows = await self._guard(self.redis.zrevrange(key, offset, offset + limit - 1, withscores=True))
-        count = await self._guard(self.redis.zcard(key))
-        names = [_s(n) for n, _ in rows]
-        shown = await self._display_names(names)
-        return ([{"rank": offset + i + 1, "name": shown.get(n, n), "value": round(float(v), 3)}
-                 for i, (n, (_, v)) in enumerate(zip(names, rows, strict=True))], int(count))
+    async def daily_near(self, date: str, variant: str, name: str, around: int,
+                         total_cards: int) -> tuple[int | None, list[dict[str, Any]], int]:
+        """A name's rank on a day's board (1 first, None when not on it) and the
+        entries around it: one sorted-set rank and one range."""
+        key = daily_key(date, variant, "board")
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.zcard(key)
+        pipe.zrank(key, name.casefold())
+        count, rank = await self._guard(pipe.execute())
+        if rank is None:
+            return None, [], int(count)
+        first = max(int(rank) - around, 0)
+        page, _ = await self.board_page(date, variant, first, int(rank) - first + around + 1, total_cards)
+        return int(rank) + 1, page, int(count)

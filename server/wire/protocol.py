@@ -111,7 +111,8 @@ CLIENT_MESSAGES: Final[dict[str, dict[str, Field]]] = {
     "daily_info": {"variant": Field(str, max_len=64)},
     "board": {"kind": Field(str, max_len=16), "variant": Field(str, False, max_len=64),
               "date": Field(str, False, max_len=10), "offset": Field(int, False, 0, 100_000),
-              "limit": Field(int, False, 1, 100)},
+              "limit": Field(int, False, 1, 100), "season": Field(str, False, max_len=10),
+              "near": Field(bool, False), "name": Field(str, False, max_len=MAX_NAME_CHARS)},
     "create": {"variant": Field(str, max_len=64), "players": Field(int, False, MIN_PLAYERS, MAX_PLAYERS),
                "private": Field(bool, False)},
     "join": {"code": Field(str, max_len=16)},
@@ -131,6 +132,7 @@ CLIENT_MESSAGES: Final[dict[str, dict[str, Field]]] = {
     "replay": {"player": Field(int, False, 1, MAX_PLAYERS), "index": Field(int, False, 0, 2**31),
                "code": Field(str, False, max_len=16)},
     "ghost": {"code": Field(str, max_len=16), "player": Field(int, False, 1, MAX_PLAYERS)},
+    "profile": {"name": Field(str, max_len=MAX_NAME_CHARS)},
     "arenas": {},
     "arena_join": {"id": Field(str, max_len=16)},
     "arena_leave": {},
@@ -156,19 +158,31 @@ SERVER_MESSAGES: Final[dict[str, str]] = {
             "after its move's answer), view{...}: your own position",
     "progress": "player, foundation_cards, total_cards, moves, status: an opponent's counts only",
     "results": "code, variant, deal, deal_version, ranking[] (each with bot: 0 or a level): "
-               "sent when the race ends",
+               "sent when the race ends; between claimed names also ratings, ratings_before, "
+               "rating_variant, provisional[]",
     "record": "record{variant, deal, deal_version, moves, ms}: a finished player's game",
     "rematch_offer": "code, player, accept, accepted[], players[]: a player of the finished race accepts "
                      "(or declines) a rematch; it is made once all of players[] accept",
     "rematch": "code, players[]: every player accepted; each is moved to the new room, seated in this order",
     "error": "code, message, seq when it answers a move, retry_ms when waiting ends the refusal",
     "pong": "server_time",
+    "queued": "variant, rating (the ordinal you are paired by), window (points either side now; "
+              "it widens with the wait), bot_after_ms (a bot comes after this wait; null: never): "
+              "no open room to join, you wait to be paired by skill; joined and room follow",
+    "unqueued": "you left the quick-race queue (a leave while waiting)",
     "watching": "code: you watch that room without a seat (room, progress and results follow)",
     "claimed": "name, key: the name is yours; keep the key (send it in hello) to use the name again",
     "daily_info": "variant, date, day, commitment, ends_at, yesterday{date, day, deal, salt, par}, "
                   "ranked (this connection's next attempt would go on the board)",
-    "board": "kind, variant, date, offset, total, entries[{rank, name, ...}]",
-    "board_changed": "board (daily:DATE:VARIANT, rating or wins:VARIANT): it changed; ask again",
+    "board": "kind, variant, date (a daily board), season (null: all time), offset, total, "
+             "entries[{rank, name, ...}]; asked with near: near (whose), me (that name's rank, "
+             "or null when not on the board) and the entries around it",
+    "board_changed": "board (daily:DATE:VARIANT, rating:VARIANT or wins:VARIANT, all time and "
+                     "season alike): it changed; ask again",
+    "profile": "name, claimed, ratings{VARIANT: {value, deviation, races, provisional, "
+               "curve[[at, value], ...] (the newest 50 changes, oldest first)}}, streaks{days, best, "
+               "wins}: a name's ratings per variant and their curve (no error for an unknown name: "
+               "claimed false, nothing else)",
     "replay": "code, player, index, total (entries in the record), move and ms (the entry that led "
               "here, null at 0), view{...}: that player's view after index entries of its record",
     "ghost": "code (the ghost race's room), player (the ghost's number there), name, source, "

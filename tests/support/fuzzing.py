@@ -172,6 +172,10 @@ class FrameMaker:
             return self.rng.choice(["2026-12-01", "1970-01-01", "2999-12-31", "yesterday"])
         if name == "kind":
             return self.rng.choice(["daily", "rating", "wins", "x"])
+        if name == "season":
+            return self.rng.choice(["current", "2026-12-01", "2026-11-02", "2999-01-01", "x", ""])
+        if name == "near":
+            return self.rng.random() < 0.5
         if name in ("private",):
             return self.rng.random() < 0.5
         return self.mutate_text(name)

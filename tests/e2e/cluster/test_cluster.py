@@ -13,11 +13,13 @@ import redis
 from redis.asyncio.cluster import RedisCluster
 
 import server
+from server.race.ratings import Skill
 from server.store import keys
 from server.store.arenas import ArenaStore
 from server.store.arenas import key as arena_key
 from server.store.batch import ScriptBatcher
 from server.store.client import open_client
+from server.store.ratings import history_key, rating_board
 from server.store.rooms import RoomStore
 from server.store.router import Router, slot_of
 from tests.support.bot import Bot
@@ -29,6 +31,7 @@ from tests.support.servers import (
     play_out,
     results_of,
     start_race,
+    txt,
     ws_url,
 )
 
@@ -121,9 +124,12 @@ async def test_a_full_race_on_a_cluster_with_players_on_two_processes(
         c = RedisCluster(host="127.0.0.1", port=cluster.primaries[0].port, decode_responses=True)
         try:
             assert await c.hget(keys.meta(code), "phase") == "finished"
-            rated = await c.zrange("board:{alltime}:rating", 0, -1)
+            rated = await c.zrange(f"board:{{alltime}}:rating:{VARIANT}", 0, -1)
             assert set(names) <= set(rated)
-            assert int(await c.hget(f"user:{{{names[0]}}}", "races") or 0) == 1
+            season = await c.zrange(rating_board(VARIANT, apps[0].competition.ladder.current().id), 0, -1)
+            assert set(names) <= set(season)
+            assert Skill.from_store(txt(await c.hget(f"user:{{{names[0]}}}", f"r:{VARIANT}"))).races == 1
+            assert len(await c.lrange(history_key(names[0], VARIANT), 0, -1)) == 1
         finally:
             await c.aclose()
     finally:
@@ -220,3 +226,21 @@ async def test_ask_to_a_node_without_the_script_while_it_runs_its_own_calls(
         d.close()
         batcher.close()
         await client.aclose()
+
+
+async def test_quick_races_are_paired_across_processes_on_a_cluster(
+        cluster: LocalCluster, make_server: ServerFactory) -> None:
+    """The queue's keys share one slot per variant: its scripts run on a real cluster,
+    and two processes pair their players through it."""
+    apps = [await make_server(cluster.url, redis_cluster=True, arena_tick_ms=100, quick_bot_s=0)
+            for _ in range(2)]
+    bots = [Bot(ws_url(app), f"mm{i}") for i, app in enumerate(apps)]
+    try:
+        for bot in bots:
+            await bot.connect()
+            await bot.send({"t": "quick", "variant": "corners"})
+            await bot.expect("queued")
+        codes = [(await bot.expect("joined", timeout=15))["code"] for bot in bots]
+        assert codes[0] == codes[1]
+    finally:
+        await close_all(bots)

@@ -108,7 +108,8 @@ async def test_a_quick_index_is_pruned_bounded_and_lapses(server: RaceServer,
     bot = Bot(ws_url(server))
     try:
         await bot.connect()
-        await bot.send({"t": "quick", "variant": variant})
+        # a public room is listed for quick races (a quick race no longer opens one: it queues)
+        await bot.send({"t": "create", "variant": variant, "private": False})
         code = (await bot.expect("joined"))["code"]
         # without scores, the members only (redis-py's type names every reply's shape)
         members = {txt(m) for m in cast(list[bytes], await rdb.zrange(key, 0, -1))}
@@ -135,12 +136,12 @@ async def test_a_board_watcher_entry_goes_with_its_last_watcher(server: RaceServ
             await bots[0].expect("board")
         assert server.service.watched_boards == 1
         for bot in bots[1:]:
-            await bot.send({"t": "board", "kind": "rating"})
+            await bot.send({"t": "board", "kind": "rating", "variant": "czarina"})
             await bot.expect("board")
         assert server.service.watched_boards == 2
         await bots[1].close()
         await asyncio.sleep(0.2)
-        assert server.service.watched_boards == 2  # one watcher of "rating" is left
+        assert server.service.watched_boards == 2  # one watcher of "rating:czarina" is left
         await bots[2].close()
         await bots[0].close()
         for _ in range(50):

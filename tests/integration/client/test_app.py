@@ -115,18 +115,20 @@ async def test_boards_and_names_through_the_app(fake: FakeServer, tmp_path: Path
             await until(lambda: "as ann (claimed)" in screen())
             assert KeyStore(tmp_path).load(fake.url, "ann") == fake.claimed["ann"]
 
-            pipe.send_text("62")  # boards, ratings
+            pipe.send_text("621")  # boards, ratings, the first variant
             await until(lambda: "1-15 of 40" in screen())
+            assert fake.received[-1]["variant"] == "four-seasons"
             assert session.watching is not None
             pipe.send_text("n")
             await until(lambda: "16-30 of 40" in screen())
-            await fake.push({"t": "board_changed", "board": "rating"})
+            await fake.push({"t": "board_changed", "board": "rating:czarina"})  # another board
+            await fake.push({"t": "board_changed", "board": "rating:four-seasons"})
             await until(lambda: asked() == 3)
             assert fake.received[-1]["offset"] == 15
             pipe.send_text("\x1b")  # Esc: the board leaves the screen
             await until(lambda: "2  Ratings" in screen())
             assert session.watching is None
-            await fake.push({"t": "board_changed", "board": "rating"})
+            await fake.push({"t": "board_changed", "board": "rating:four-seasons"})
             await session.ping()
             await session.wait_message("pong")
             assert asked() == 3

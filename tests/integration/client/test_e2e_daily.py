@@ -166,7 +166,7 @@ async def test_a_race_between_claimed_names_shows_the_ratings(server_url: str, t
         ratings = (ann.state.results or {})["ratings"]
         assert set(ratings) == {ann.name, bob.name}
         text = screen(ann.state)
-        assert "Ratings (OpenSkill ordinal)" in text and f"{ann.name} *" in text and bob.name in text
+        assert "(OpenSkill ordinal; ? provisional)" in text and f"{ann.name} *" in text and bob.name in text
         # ann's new rating is kept with her key: the next race shows the change
         assert KeyStore(tmp_path / "ann").rating(ann.where, ann.name) == ratings[ann.name]
     finally:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from redis.asyncio import Redis
 
 from server.race.daily import DailyDeal
-from server.store.boards import BoardStore, daily_key, user_key
+from server.store.boards import BoardStore, daily_key
 
 
 async def test_a_name_is_claimed_once(boards: BoardStore) -> None:
@@ -70,16 +70,3 @@ async def test_streaks_count_consecutive_days_and_wins(boards: BoardStore) -> No
     # a gap of a day starts both again
     assert await boards.update_streaks("ann", "2026-12-02", "2026-12-01", True) == \
         {"streak_days": 1, "win_streak": 1}
-
-
-async def test_ratings_move_winners_up_and_fill_the_rating_board(boards: BoardStore,
-                                                                 redis: Redis) -> None:
-    first, before = await boards.rate_race([("ann", 1), ("bob", 2), ("cid", 3)])
-    assert first["ann"] > first["bob"] > first["cid"]
-    assert before["ann"] == before["bob"] == before["cid"]  # everyone starts alike
-    again, before = await boards.rate_race([("ann", 1), ("bob", 2)])
-    assert again["ann"] > first["ann"] and before["ann"] == first["ann"]
-    assert await redis.hget(user_key("ann"), "races") == b"2"
-    page, total = await boards.alltime_page("rating", 0, 10)
-    assert total == 3 and [r["name"] for r in page] == ["ann", "bob", "cid"]
-    assert await boards.rate_race([("ann", 1)]) == ({}, {})  # no rating from a race of one

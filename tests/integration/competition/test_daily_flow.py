@@ -190,11 +190,51 @@ async def test_races_between_claimed_names_update_ratings(server: RaceServer) ->
         await b.send({"t": "resign", "seq": b.seq})
     results = await ann.expect("results")
     assert set(results["ratings"]) == {"ann", "bob"}
-    await bob.send({"t": "board", "kind": "rating"})
+    assert results["rating_variant"] == "four-seasons" and results["provisional"] == ["ann", "bob"]
+    assert set(results["ratings_before"]) == {"ann", "bob"}
+    await bob.send({"t": "board", "kind": "rating", "variant": "four-seasons"})
     board = await bob.expect("board")
-    assert {e["name"] for e in board["entries"]} == {"ann", "bob"}
+    assert {e["name"] for e in board["entries"]} == {"ann", "bob"} and board["season"] is None
+    assert all(e["provisional"] and e["races"] == 1 and e["deviation"] > 0 for e in board["entries"])
+    # the race's variant only: another variant's board has nobody
+    await bob.send({"t": "board", "kind": "rating", "variant": "czarina"})
+    assert (await bob.expect("board"))["total"] == 0
+    # this season's board, and bob's rank with his neighbours
+    await bob.send({"t": "board", "kind": "rating", "variant": "four-seasons", "season": "current"})
+    season = await bob.expect("board")
+    assert season["season"] == server.competition.ladder.current().id and season["total"] == 2
+    await bob.send({"t": "board", "kind": "rating", "variant": "four-seasons", "near": True})
+    near = await bob.expect("board")
+    assert near["near"] == "bob" and near["me"] in (1, 2) and len(near["entries"]) == 2
+    # the profile: the variant's rating, its curve (one change) and the streaks
+    await bob.send({"t": "profile", "name": "ANN"})
+    profile = await bob.expect("profile")
+    assert profile["name"] == "ann" and profile["claimed"] and set(profile["ratings"]) == {"four-seasons"}
+    rating = profile["ratings"]["four-seasons"]
+    assert rating["value"] == results["ratings"]["ann"] and rating["races"] == 1 and rating["provisional"]
+    assert [value for _, value in rating["curve"]] == [results["ratings"]["ann"]]
+    assert profile["streaks"] == {"days": 0, "best": 0, "wins": 0}
+    await bob.send({"t": "profile", "name": "nobody-at-all"})
+    assert await bob.expect("profile") == {"t": "profile", "name": "nobody-at-all", "claimed": False,
+                                           "ratings": {}, "streaks": None}
     for b in (ann, bob):
         await b.close()
+
+
+async def test_a_refused_board_request_changes_nothing(server: RaceServer, redis: Redis) -> None:
+    bot = Bot(url(server), "cy")
+    await bot.connect()
+    before = {k: await redis.dump(k) for k in await redis.keys("*")}
+    for bad in ({"kind": "rating"}, {"kind": "rating", "variant": "czarina", "season": "2099-01-01"},
+                {"kind": "wins", "variant": "czarina", "season": "2026-11-02"},
+                {"kind": "daily", "variant": "czarina", "season": "current"},
+                {"kind": "rating", "variant": "czarina", "season": 7}):
+        await bot.send({"t": "board", **bad})
+        assert (await bot.expect("error"))["code"] == "bad_field", bad
+    assert {k: await redis.dump(k) for k in await redis.keys("*")} == before
+    await bot.send({"t": "board", "kind": "wins", "variant": "czarina", "near": True})
+    assert (await bot.expect("board"))["me"] is None  # not on it: no rank, no neighbours
+    await bot.close()
 
 
 async def test_watchers_are_told_when_a_board_changes(server: RaceServer) -> None:

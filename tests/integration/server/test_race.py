@@ -153,6 +153,12 @@ async def test_no_hidden_or_opponent_card_is_ever_sent(url: str) -> None:
     for variant in (VARIANT, "corner-stones"):
         bots, _ = await race([url, url, url], variant)
         try:
+            # the ladder's answers during a race: a profile, a page, a rank and its neighbours
+            await bots[0].send({"t": "profile", "name": bots[1].name})
+            await bots[0].expect("profile")
+            for ask in ({}, {"near": True, "season": "current"}):
+                await bots[1].send({"t": "board", "kind": "rating", "variant": variant, **ask})
+                await bots[1].expect("board")
             await asyncio.gather(*(play_out(b, 60) for b in bots))
             for bot in bots:
                 await results_of(bot)
@@ -226,13 +232,14 @@ async def test_quick_race_puts_two_players_in_the_same_room(url: str) -> None:
     try:
         for bot in bots:
             await bot.connect()
-        codes = []
         for bot in bots:
             await bot.send({"t": "quick", "variant": "Betsy Ross"})  # by name: any spelling works
-            codes.append((await bot.expect("joined"))["code"])
+            assert (await bot.expect("queued"))["variant"] == "betsy-ross"
+        # no open room: both wait in the queue and the pairing puts them in a room of their own
+        codes = [(await bot.expect("joined"))["code"] for bot in bots]
         assert codes[0] == codes[1]
         room = await bots[1].expect("room")
-        assert room["variant"] == "betsy-ross" and room["private"] is False
+        assert room["variant"] == "betsy-ross" and room["private"] is True
         for bot in bots:
             await bot.send({"t": "ready"})
         await asyncio.gather(*(b.expect("view") for b in bots))

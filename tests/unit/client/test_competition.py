@@ -86,7 +86,8 @@ def test_rating_changes_use_the_ratings_seen_before() -> None:
 
 
 def test_board_ids_match_the_server_names() -> None:
-    assert board_id({"kind": "rating"}, None) == "rating"
+    assert board_id({"kind": "rating", "variant": "czarina"}, None) == "rating:czarina"
+    assert board_id({"kind": "rating"}, None) is None
     assert board_id({"kind": "wins", "variant": "czarina"}, None) == "wins:czarina"
     assert board_id({"kind": "daily", "variant": "czarina"}, {"date": "2026-11-30"}) == \
         "daily:2026-11-30:czarina"
@@ -179,13 +180,15 @@ def test_daily_board_page_escapes_names_and_marks_yours() -> None:
 
 def test_rating_and_wins_boards_page() -> None:
     st = lobby()
-    entries = [{"rank": 16 + i, "name": f"p{16 + i}", "value": 10.5 - i} for i in range(15)]
-    apply(st, {"t": "board", "kind": "rating", "variant": None, "offset": 15, "total": 40,
+    entries = [{"rank": 16 + i, "name": f"p{16 + i}", "value": 10.5 - i, "provisional": i == 1}
+               for i in range(15)]
+    apply(st, {"t": "board", "kind": "rating", "variant": "czarina", "offset": 15, "total": 40,
                "entries": entries}, T0)
-    text = screen(st, UI(menu="board", board_kind="rating", board_offset=15))
-    assert "Ratings \u00b7 OpenSkill ordinal" in text
+    text = screen(st, UI(menu="board", board_kind="rating", variant="czarina", board_offset=15))
+    assert "Ratings \u00b7 Czarina" in text and "? provisional" in text
     assert "16-30 of 40 \u00b7 n next page \u00b7 p previous" in text
-    assert "16    p16                      10.50" in text
+    assert "16    p16                      10.50 " in text
+    assert "17    p17                       9.50?" in text  # too few races to be sure
     apply(st, {"t": "board", "kind": "wins", "variant": "czarina", "offset": 0, "total": 1,
                "entries": [{"rank": 1, "name": "ann", "value": 3.0}]}, T0)
     wins = screen(st, UI(menu="board", board_kind="wins", variant="czarina"))
@@ -246,7 +249,36 @@ def test_race_results_show_rating_changes() -> None:
         {"place": 2, "player": 2, "name": "bob" + EVIL, "status": "resigned", "time_ms": 900, "moves": 1}],
         "ratings": {"ann": 4.0, "bob" + EVIL: -0.25}}, T0)
     text = screen(st)
-    assert "Ratings (OpenSkill ordinal)" in text
+    assert "Ratings (OpenSkill ordinal; ? provisional)" in text
     assert "ann *                   4.00  (+0.80)" in text
     assert "-0.25  (no earlier rating seen here)" in text and "\x1b" not in text
     assert "m rematch \u00b7 n no rematch \u00b7 b ratings" in text
+
+
+def test_rating_changes_take_the_servers_before_and_mark_provisional_ratings() -> None:
+    st = lobby(claimed=True)
+    st.ratings_seen["ann"] = 30.0  # another variant's rating, seen on a board: not this one's
+    apply(st, {"t": "joined", "code": "R1", "player": 1, "token": "x"}, T0)
+    apply(st, {"t": "results", "code": "R1", "variant": "czarina", "deal": "999", "ranking": [],
+               "ratings": {"ann": 4.0, "bob": -0.25}, "ratings_before": {"ann": 3.5, "bob": 0.0},
+               "rating_variant": "czarina", "provisional": ["bob"]}, T0)
+    assert st.rating_changes == [RatingChange("ann", 4.0, 3.5, False), RatingChange("bob", -0.25, 0.0, True)]
+    text = screen(st)
+    assert "Ratings \u00b7 Czarina (OpenSkill ordinal; ? provisional)" in text
+    assert "4.00  (+0.50)" in text and "-0.25? (-0.25)" in text
+
+
+def test_a_players_neighbours_on_this_seasons_board() -> None:
+    st = lobby(claimed=True)
+    entries = [{"rank": 10 + i, "name": "ann" if i == 5 else f"p{i}", "value": 20.0 - i} for i in range(11)]
+    apply(st, {"t": "board", "kind": "rating", "variant": "czarina", "season": "2026-12-01", "offset": 9,
+               "total": 400, "near": "ann", "me": 15, "entries": entries}, T0)
+    text = screen(st, UI(menu="board", board_kind="rating", variant="czarina", board_scope="near,season"))
+    assert "season 2026-12-01" in text and "you: 15 of 400" in text and "n next page" not in text
+    assert "15    ann *" in text and "s all time" in text and "m pages" in text
+    # the same answer is not shown for the all-time pages
+    assert "loading" in screen(st, UI(menu="board", board_kind="rating", variant="czarina"))
+    apply(st, {"t": "board", "kind": "rating", "variant": "czarina", "season": None, "offset": 0,
+               "total": 400, "near": "ann", "me": None, "entries": []}, T0)
+    text = screen(st, UI(menu="board", board_kind="rating", variant="czarina", board_scope="near"))
+    assert "you are not on this board yet" in text and "all time" in text

@@ -266,21 +266,25 @@ def test_todays_challenge_picks_a_variant_then_starts_it() -> None:
 def test_boards_menu_and_paging() -> None:
     ui, sent = keys(["6"], mode="lobby")
     assert ui.menu == "boards" and sent == []
-    rating, sent = keys(["2"], mode="lobby", ui=ui)
-    assert sent == [Command("board", "", 0, "rating")]
+    picking, sent = keys(["2"], mode="lobby", ui=ui)
+    assert (picking.menu, picking.purpose, sent) == ("pick", "board-rating", [])  # ratings are per variant
+    rating, sent = keys(["1"], mode="lobby", ui=picking)
+    assert sent == [Command("board", "four-seasons", 0, "rating")]
     assert (rating.menu, rating.board_kind) == ("board", "rating")
     ctx = Context(board_total=40)
     page2, sent = keys(["n"], mode="lobby", ui=rating, ctx=ctx)
-    assert sent == [Command("board", "", BOARD_PAGE, "rating")] and page2.board_offset == BOARD_PAGE
+    assert sent == [Command("board", "four-seasons", BOARD_PAGE, "rating")]
+    assert page2.board_offset == BOARD_PAGE
     page3, sent = keys(["right"], mode="lobby", ui=page2, ctx=ctx)
-    assert sent == [Command("board", "", 2 * BOARD_PAGE, "rating")]
+    assert sent == [Command("board", "four-seasons", 2 * BOARD_PAGE, "rating")]
     last, sent = keys(["n"], mode="lobby", ui=page3, ctx=ctx)
     assert sent == [] and "last page" in last.note and last.board_offset == 2 * BOARD_PAGE
     _, sent = keys(["p"], mode="lobby", ui=page3, ctx=ctx)
-    assert sent == [Command("board", "", BOARD_PAGE, "rating")]
+    assert sent == [Command("board", "four-seasons", BOARD_PAGE, "rating")]
     first, sent = keys(["p"], mode="lobby", ui=rating, ctx=ctx)
     assert sent == [] and "first page" in first.note
-    assert keys(["r"], mode="lobby", ui=page2, ctx=ctx)[1] == [Command("board", "", BOARD_PAGE, "rating")]
+    again = keys(["r"], mode="lobby", ui=page2, ctx=ctx)[1]
+    assert again == [Command("board", "four-seasons", BOARD_PAGE, "rating")]
     left, sent = keys(["escape"], mode="lobby", ui=page2, ctx=ctx)
     assert sent == [Command("unwatch")] and left.menu == "boards"
     # the daily board and the wins board go through a variant
@@ -304,9 +308,9 @@ def test_results_of_a_daily_share_and_show_the_board() -> None:
     assert (ui.menu, ui.board_kind, ui.variant) == ("board", "daily", "czarina")
     # back in the lobby, the board screen asked for survives the change of screen
     assert settle(ui, "lobby").menu == "board" and settle(ui, "room").menu == "main"
-    # a race between claimed names: b shows the ratings
+    # a race between claimed names: b shows the ratings of the race's variant
     _, sent = keys(["b"], mode="results", ctx=Context(variant="czarina"))
-    assert sent == [Command("leave"), Command("board", "", 0, "rating")]
+    assert sent == [Command("leave"), Command("board", "czarina", 0, "rating")]
     assert keys(["c"], mode="results", ctx=Context())[1] == []
 
 
@@ -319,3 +323,20 @@ def test_context_of_a_state() -> None:
     assert context_of(st) == Context(name="ann", claimed=True, daily=True, variant="czarina", share="line",
                                      board_total=7)
     assert context_of(RaceState()) == Context()
+
+
+def test_a_ladder_board_shows_this_season_and_the_players_neighbours() -> None:
+    rating, _ = keys(["6", "2", "1"], mode="lobby")
+    season, sent = keys(["s"], mode="lobby", ui=rating)
+    assert sent == [Command("board", "four-seasons", 0, "rating", "season")]
+    near, sent = keys(["m"], mode="lobby", ui=season)
+    assert sent == [Command("board", "four-seasons", 0, "rating", "near,season")]
+    ui, sent = keys(["n"], mode="lobby", ui=near, ctx=Context(board_total=40))
+    assert sent == [] and "around you" in ui.note  # no pages around one's own rank
+    again = keys(["r"], mode="lobby", ui=near)[1]
+    assert again == [Command("board", "four-seasons", 0, "rating", "near,season")]
+    back, sent = keys(["s"], mode="lobby", ui=near)
+    assert sent == [Command("board", "four-seasons", 0, "rating", "near")]
+    # a daily board is a day's: no season, no neighbours by these keys
+    daily, _ = keys(["6", "1", "1"], mode="lobby")
+    assert keys(["s"], mode="lobby", ui=daily)[1] == []

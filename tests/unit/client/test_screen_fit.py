@@ -87,12 +87,14 @@ def daily_info_state(claimed: bool, **changes: Any) -> RaceState:
     return st
 
 
-def board_state(kind: str) -> RaceState:
+def board_state(kind: str, season: str | None = None, near: bool = False) -> RaceState:
     st = lobby_state(True)
     entries = [{"rank": i + 1, "name": f"{NAMES[i % 4]}{i}", "won": i % 3 == 0, "time_ms": 200_000 + i,
-                "moves": 100 + i, "foundation_cards": 40, "value": 30.5 - i} for i in range(15)]
-    apply(st, {"t": "board", "kind": kind, "variant": None if kind == "rating" else "czarina",
-               "date": "2026-11-30", "offset": 0, "total": 40, "entries": entries}, T0)
+                "moves": 100 + i, "foundation_cards": 40, "value": 30.5 - i, "provisional": i % 2 == 0}
+               for i in range(11 if near else 15)]
+    extra = {"near": NAMES[0], "me": 6} if near else {}
+    apply(st, {"t": "board", "kind": kind, "variant": "czarina", "season": season,
+               "date": "2026-11-30", "offset": 0, "total": 40, "entries": entries, **extra}, T0)
     return st
 
 
@@ -131,14 +133,18 @@ SCREENS: dict[str, Case] = {
     "lobby, claimed": (lambda: lobby_state(True, NAMES[0]), UI()),
     "lobby, typing a name": (lobby_state, UI(text="x" * 24, text_purpose="name")),
     **{f"pick {p}": (lobby_state, UI(menu="pick", purpose=p, cursor=c))
-       for c, p in enumerate(("quick", "create", "browse", "daily", "board-daily", "board-wins"))},
+       for c, p in enumerate(("quick", "create", "browse", "daily", "board-daily", "board-rating",
+                              "board-wins"))},
     "daily, waiting": (lobby_state, UI(menu="daily", variant="czarina")),
     "daily, guest": (lambda: daily_info_state(False), UI(menu="daily", variant="czarina")),
     "daily, claimed, failed check": (lambda: daily_info_state(True, salt="x", check=False, par=31),
                                      UI(menu="daily", variant="czarina")),
     "boards": (lobby_state, UI(menu="boards")),
     "daily board": (lambda: board_state("daily"), UI(menu="board", board_kind="daily", variant="czarina")),
-    "rating board": (lambda: board_state("rating"), UI(menu="board", board_kind="rating")),
+    "rating board": (lambda: board_state("rating"), UI(menu="board", board_kind="rating", variant="czarina")),
+    "rating board, this season, around me": (
+        lambda: board_state("rating", "2026-12-01", near=True),
+        UI(menu="board", board_kind="rating", variant="czarina", board_scope="near,season")),
     "wins board": (lambda: board_state("wins"), UI(menu="board", board_kind="wins", variant="czarina")),
     "room": (room, UI()),
     "countdown": (lambda: room(countdown=True), UI()),
