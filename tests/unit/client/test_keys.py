@@ -268,7 +268,7 @@ def test_boards_menu_and_paging() -> None:
     assert ui.menu == "boards" and sent == []
     picking, sent = keys(["2"], mode="lobby", ui=ui)
     assert (picking.menu, picking.purpose, sent) == ("pick", "board-rating", [])  # ratings are per variant
-    rating, sent = keys(["1"], mode="lobby", ui=picking)
+    rating, sent = keys(["1", "enter"], mode="lobby", ui=picking)  # 1 could begin 1x: Enter ends it
     assert sent == [Command("board", "four-seasons", 0, "rating")]
     assert (rating.menu, rating.board_kind) == ("board", "rating")
     ctx = Context(board_total=40)
@@ -326,7 +326,7 @@ def test_context_of_a_state() -> None:
 
 
 def test_a_ladder_board_shows_this_season_and_the_players_neighbours() -> None:
-    rating, _ = keys(["6", "2", "1"], mode="lobby")
+    rating, _ = keys(["6", "2", "1", "enter"], mode="lobby")
     season, sent = keys(["s"], mode="lobby", ui=rating)
     assert sent == [Command("board", "four-seasons", 0, "rating", "season")]
     near, sent = keys(["m"], mode="lobby", ui=season)
@@ -338,5 +338,6 @@ def test_a_ladder_board_shows_this_season_and_the_players_neighbours() -> None:
     back, sent = keys(["s"], mode="lobby", ui=near)
     assert sent == [Command("board", "four-seasons", 0, "rating", "near")]
     # a daily board is a day's: no season, no neighbours by these keys
-    daily, _ = keys(["6", "1", "1"], mode="lobby")
+    daily, sent = keys(["6", "1", "1", "enter"], mode="lobby")
+    assert sent == [Command("board", "four-seasons", 0, "daily")] and daily.menu == "board"
     assert keys(["s"], mode="lobby", ui=daily)[1] == []
