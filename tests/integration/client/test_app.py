@@ -115,7 +115,7 @@ async def test_boards_and_names_through_the_app(fake: FakeServer, tmp_path: Path
             await until(lambda: "as ann (claimed)" in screen())
             assert KeyStore(tmp_path).load(fake.url, "ann") == fake.claimed["ann"]
 
-            pipe.send_text("621")  # boards, ratings, the first variant
+            pipe.send_text("621\r")  # boards, ratings, the first variant (Enter: 1 could begin 1x)
             await until(lambda: "1-15 of 40" in screen())
             assert fake.received[-1]["variant"] == "four-seasons"
             assert session.watching is not None

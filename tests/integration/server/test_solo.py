@@ -11,6 +11,7 @@ import redis.asyncio as aioredis
 from server.game import engine
 from server.game.records import record_from_dict, verify
 from server.game.views import view
+from tests.integration.server.test_finished_room import compacted
 from tests.integration.server.test_refusals import everything
 from tests.support.bot import Bot
 from tests.support.servers import (
@@ -141,6 +142,7 @@ async def test_undo_and_hints_are_refused_in_the_daily_and_its_deal_in_solo(make
     bot.seq += 1
     await bot.send({"t": "resign", "seq": bot.seq})
     await results_of(bot)
+    await compacted(rdb, code)  # the finish packs the room after the results: not a refusal's write
     before = await everything(rdb)
     # today's deal of any variant, in any spelling, is refused for any variant
     for spelling in (daily.deal, f"#{daily.deal}", daily.deal + "L"):
