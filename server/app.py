@@ -38,6 +38,7 @@ from .game import engine
 from .handlers import dispatch
 from .handlers.endpoint import PlayerEndpoint
 from .net.connection import Endpoint, WebsocketSocket, bound_kernel_buffer, serve_connection
+from .net.keepalive import KeepaliveConnection
 from .net.loopback import LoopbackSocket
 from .net.outbox import WRITE_HIGH_WATER, Outbox
 from .net.sansio import SansioConnection
@@ -195,7 +196,7 @@ class RaceServer:
                 process_request=self.health, max_size=MAX_FRAME_BYTES, max_queue=MAX_QUEUE,
                 compression=None, ping_interval=self.ping_interval_s,
                 ping_timeout=self.ping_timeout_s, write_limit=WRITE_HIGH_WATER,
-                close_timeout=CLOSE_TIMEOUT_S)
+                close_timeout=CLOSE_TIMEOUT_S, create_connection=KeepaliveConnection)
         return self.server
 
     @property

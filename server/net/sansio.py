@@ -32,6 +32,7 @@ from websockets.http11 import Request, Response
 from websockets.protocol import State
 from websockets.server import ServerProtocol
 
+from ..wire.protocol import CLOSE_UNRESPONSIVE
 from . import frames
 from .connection import bound_kernel_buffer
 
@@ -388,7 +389,7 @@ class SansioConnection(asyncio.Protocol):
 
     def _ping_timed_out(self) -> None:
         if self.protocol.state is State.OPEN:
-            self.protocol.fail(1011, "keepalive ping timeout")
+            self.protocol.fail(CLOSE_UNRESPONSIVE, "keepalive ping timeout")
             self._flush()
             self._close_deadline()
 

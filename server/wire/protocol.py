@@ -25,6 +25,7 @@ CLOSE_POLICY: Final = 1008  # abuse: flood past the rate limit, repeated garbage
 CLOSE_TOO_BIG: Final = 1009  # a frame over MAX_FRAME_BYTES (sent by websockets itself)
 CLOSE_INTERNAL: Final = 1011  # a server bug; nothing acknowledged is lost
 CLOSE_SLOW: Final = 1013  # the client fell too far behind reading: resume with the token
+CLOSE_UNRESPONSIVE: Final = 4000  # no pong to a keepalive ping in time: resume with the token
 
 CLOSE_CODES: Final[dict[int, str]] = {
     CLOSE_NORMAL: "normal closure: the client left, or a newer connection of the same player took over",
@@ -34,6 +35,8 @@ CLOSE_CODES: Final[dict[int, str]] = {
     CLOSE_TOO_BIG: f"a frame was larger than {MAX_FRAME_BYTES} bytes",
     CLOSE_INTERNAL: "unexpected server error",
     CLOSE_SLOW: "the client fell too far behind reading what it was sent: reconnect and resume",
+    CLOSE_UNRESPONSIVE: "the client answered no keepalive ping in time (its network or its "
+                        "process stalled): reconnect and resume with your token",
 }
 
 # -- error codes (sent in an ``error`` message; the connection stays open) -----
