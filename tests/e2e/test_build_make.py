@@ -7,8 +7,6 @@ import os
 import re
 import shutil
 import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 
@@ -35,17 +33,17 @@ def test_the_first_build_says_what_it_does_and_how_long_before_the_quiet_install
     assert "compiling the rules core" in said and "minutes" in said and "prints nothing" in said
 
 
-@pytest.mark.timeout(900)
-def test_the_editable_install_prints_no_warning(tmp_path: Path) -> None:
-    """What `make setup` runs, quiet, compile included: the output is empty of any
-    Python warning (setuptools' about folders named like the package was the one a
-    newcomer saw; the pure build, with no extension, never showed it)."""
-    venv = tmp_path / "venv"
-    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, timeout=120)
-    env = {k: v for k, v in os.environ.items() if k != "PATIENCE_PURE"}
-    done = subprocess.run([str(venv / "bin" / "pip"), "install", "--quiet", "--no-deps", "-e", str(ROOT)],
-                          capture_output=True, text=True, timeout=800, env=env, check=False)
-    assert done.returncode == 0, done.stderr
-    output = done.stdout + done.stderr
+def test_the_editable_install_prints_no_warning() -> None:
+    """What `make setup` printed while it installed and compiled (the Makefile keeps
+    it in .venv/install.log) is empty of any Python warning: setuptools' about folders
+    named like the package was the one a newcomer saw (the pure build, with no
+    extension, never showed it). CI builds from a clean clone, so the log is that of a
+    full compiled build; a checkout set up otherwise has no log to check."""
+    log = ROOT / ".venv" / "install.log"
+    if not log.exists():
+        if os.environ.get("PATIENCE_EXPECT_CORE") == "compiled":
+            pytest.fail(f"{log} is missing: the build CI expects was not made by make setup")
+        pytest.skip("this checkout was not set up by make setup")
+    output = log.read_text()
     assert not re.search(r"\b\w+Warning\b", output), output  # a warning class's name, as Python prints it
     assert "!!" not in output, output  # setuptools' banner
