@@ -184,6 +184,16 @@ class RaceServer:
         self.service.start()
         self.arenas.start()
         self.matchmaker.start()
+        try:
+            return await self._listen()
+        except BaseException:
+            # a port already taken: the loops started above must end with the server,
+            # or the process never exits (one of them may have lost its cancel:
+            # server/ops/aio.py), so they are closed as a stopping server closes them
+            await self.close()
+            raise
+
+    async def _listen(self) -> Server | SansioServer:
         if self.settings.transport == "sansio":
             self.server = await SansioServer(
                 self.sansio_handler, process_request=self.health, max_size=MAX_FRAME_BYTES,

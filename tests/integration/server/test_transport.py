@@ -167,6 +167,26 @@ async def test_a_client_that_answers_no_ping_is_closed_4000_on_either_transport(
         await alive.close()
 
 
+async def test_a_server_that_cannot_listen_ends_every_loop_it_started(redis_url_session: str,
+                                                                    transport: str) -> None:
+    """A taken port fails the start, and the arena, pairing and hub loops started
+    before the bind end with it: one left running kept the process from exiting."""
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        before = asyncio.all_tasks()
+        app = RaceServer(Settings(host="127.0.0.1", port=port, transport=transport,
+                                  **NO_ADDRESS_LIMITS), redis_url_session)
+        with pytest.raises(OSError):
+            await app.start()
+    await asyncio.sleep(0)
+    left = [t.get_name() for t in asyncio.all_tasks() - before if not t.done()]
+    if left:
+        await app.close()  # what the start should have done: the test's loop can end
+    assert left == []
+
+
 # -- a slow client, cut off by its outbox on either transport's socket ---------------------------
 async def slow_reader(port: int) -> ClientConnection:
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
