@@ -154,14 +154,16 @@ def test_a_stray_letter_does_not_start_a_typed_move(server: Served, tmp_path: Pa
 def test_the_variant_picker_takes_two_digits(server: Served, tmp_path: Path) -> None:
     term = player(server, tmp_path)
     try:
-        term.child.send("1")
-        term.wait_text("Quick race: pick a variant")
+        term.child.send("2")  # a private room: made at once (a quick race waits for a pairing)
+        term.wait_text("Private room: pick a variant")
         term.wait_text("12  Calculation")
         term.child.send("1")  # variant 1, or the first digit of 10..18
         term.wait_text("another digit")
-        assert "Quick race: pick a variant" in term.text
+        assert "Private room: pick a variant" in term.text
         term.child.send("2")
-        term.wait(lambda: "Calculation" in term.lines[0] and "Public room" in term.text)
+        term.wait_text("players (2-8")
+        term.child.send("\r")
+        term.wait(lambda: "Calculation" in term.lines[0] and "Share this code" in term.text)
         term.child.send("q")
         assert term.finish() == 0
     finally:

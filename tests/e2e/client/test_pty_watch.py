@@ -66,7 +66,10 @@ async def race_out(bots: list[Bot], moves: int, gap: float = 0.0,
         await bot.send({"t": "ready"})
     await asyncio.gather(*(bot.expect("view") for bot in bots))
     apart = not differ
-    for _ in range(moves):
+    turns = 0
+    # past ``moves`` while the two paths are still one (turns with a single legal move)
+    while turns < moves or (not apart and turns < 8 * moves):
+        turns += 1
         played = None
         for i, bot in enumerate(bots):
             if gap:
