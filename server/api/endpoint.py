@@ -15,6 +15,7 @@ from typing import Final
 
 from websockets.http11 import Request, Response
 
+from ..ops import metrics
 from ..ops.limits import AddressBook
 from ..rooms.arenas import ArenaRunner
 from ..rooms.service import RoomService
@@ -44,6 +45,11 @@ class ReadApi:
         self.players = players
 
     async def answer(self, address: str, request: Request) -> Response:
+        response = await self._answer(address, request)
+        metrics.API_ANSWERS.labels(str(response.status_code)).inc()
+        return response
+
+    async def _answer(self, address: str, request: Request) -> Response:
         now = self.budget.clock()
         bucket = self.budget.get(address).messages
         if not bucket.take(now):

@@ -25,6 +25,7 @@ from server.api.http import ApiError
 from server.api.openapi import DOCUMENT
 from server.api.routes import ROUTES, find
 from server.app import RaceServer
+from server.ops import metrics
 from server.ops.clock import now_ms
 from server.ops.config import TRANSPORTS, Settings
 from server.race.daily import day_bounds_ms
@@ -319,6 +320,26 @@ async def test_past_the_address_budget_is_429_and_the_websocket_keeps_its_own(
         await bot.close()
         await asyncio.sleep(1.0)  # the budget refills at 1.5 requests a second
         await api.get("/api/v1/arenas")
+    finally:
+        await app.close()
+
+
+def refusals_counted() -> float:
+    return metrics.REGISTRY.get_sample_value("patience_api_answers_total", {"status": "429"}) or 0.0
+
+
+async def test_each_address_has_its_own_budget_behind_a_trusted_proxy(api_redis_url: str, redis: Redis,
+                                                                      clock: Clock) -> None:
+    app = await started(api_redis_url, clock, api_rate_per_2s=2, trusted_proxies=LOOPBACK)
+    api = Client(app.port)
+    refused_before = refusals_counted()
+    try:
+        for _ in range(2):
+            await api.get("/api/v1/arenas", X_Forwarded_For="198.51.100.7")
+        await api.get("/api/v1/arenas", 429, X_Forwarded_For="198.51.100.7")
+        await api.get("/api/v1/arenas", X_Forwarded_For="198.51.100.8")  # another client
+        await api.get("/api/v1/arenas")  # the proxy's own address: another budget again
+        assert refusals_counted() == refused_before + 1  # for the operator, in /metrics
     finally:
         await app.close()
 
