@@ -57,6 +57,8 @@ SCHEMAS: Final[dict[str, Any]] = {
     "RatingEntry": RATING_ENTRY,
     "WinsEntry": WINS_ENTRY,
     "DailyEntry": DAILY_ENTRY,
+    "Seasons": obj({"current": obj({"id": DATE, "starts_at": INT, "ends_at": INT}),
+                    "closed": {"type": "array", "items": DATE}}),
     "Board": obj({"kind": {"enum": ["rating", "wins"]}, "variant": STR, "season": SEASON,
                   "offset": NAT, "limit": NAT, "total": NAT,
                   "entries": {"type": "array", "items": BOARD_ENTRY}}),
@@ -173,6 +175,9 @@ PATHS: Final[dict[str, Any]] = {
     "/api/v1/boards/{kind}/{variant}/near/{name}": get(
         "a name's rank on a board and the five entries above and below it", "BoardNear",
         [KIND, VARIANT, NAME_P, SEASON_Q], not_found="no such kind or variant"),
+    "/api/v1/seasons": get(
+        "the season under way with its bounds, and the newest 24 closed seasons (newest first)",
+        "Seasons", []),
     "/api/v1/daily/{variant}": get(
         "today's commitment to the daily deal, and yesterday's deal revealed with its salt",
         "DailyInfo", [VARIANT], not_found="no such variant, or the server runs no daily (no_daily)"),

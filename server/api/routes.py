@@ -40,6 +40,7 @@ INDEX_MAX: Final = 2**31
 ROOM_CODE: Final = re.compile(r"[A-Z0-9]{1,16}", re.ASCII)
 ARENA_ID: Final = re.compile(r"[A-Z0-9]{1,16}", re.ASCII)
 MAX_PLAYER: Final = 8
+SEASONS_LISTED: Final = 24  # closed seasons named by /seasons, newest first
 
 
 class Reads:
@@ -140,6 +141,10 @@ async def board_near(reads: Reads, p: dict[str, str], q: dict[str, str]) -> Answ
                    "total": total, "entries": entries}, LIVE)
 
 
+async def seasons(reads: Reads, p: dict[str, str], q: dict[str, str]) -> Answer:
+    return Answer(await reads.service.competition.ladder.season_list(SEASONS_LISTED), LIVE)
+
+
 async def daily_today(reads: Reads, p: dict[str, str], q: dict[str, str]) -> Answer:
     info = await reads.service.competition.info(variant_of(p["variant"]))
     info.pop("t", None)
@@ -230,6 +235,7 @@ ROUTES: Final = (
     Route(f"{PREFIX}/openapi.json", openapi),
     Route(f"{PREFIX}/boards/{{kind}}/{{variant}}", board, ("season", "offset", "limit")),
     Route(f"{PREFIX}/boards/{{kind}}/{{variant}}/near/{{name}}", board_near, ("season",)),
+    Route(f"{PREFIX}/seasons", seasons),
     Route(f"{PREFIX}/daily/{{variant}}", daily_today),
     Route(f"{PREFIX}/daily/{{variant}}/{{date}}", daily_day),
     Route(f"{PREFIX}/daily/{{variant}}/{{date}}/board", daily_board, ("offset", "limit")),

@@ -224,6 +224,10 @@ async def test_every_route_answers_what_a_player_may_see(api_redis_url: str, red
         assert season["total"] == 2 and season["season"] is not None
         near = (await api.get(f"/api/v1/boards/rating/{VARIANT}/near/ann?season=current")).body
         assert near["near"] == "ann" and near["me"] in (1, 2) and len(near["entries"]) == 2
+        seasons = (await api.get("/api/v1/seasons")).body
+        assert seasons["current"]["id"] == season["season"]
+        assert all(closed < season["season"] for closed in seasons["closed"])  # October's, once closed
+        assert seasons["current"]["starts_at"] <= clock() < seasons["current"]["ends_at"]
         wins = (await api.get(f"/api/v1/boards/wins/{VARIANT}")).body
         assert wins["total"] == 0
         profile = (await api.get("/api/v1/profiles/Ann")).body
