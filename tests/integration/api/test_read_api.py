@@ -291,9 +291,10 @@ async def test_arenas_list_and_standing(api_redis_url: str, redis: Redis) -> Non
         await app.close()
 
 
+@pytest.mark.parametrize("transport", TRANSPORTS)
 async def test_a_matching_etag_is_answered_304_and_a_change_gives_a_new_one(
-        api_redis_url: str, redis: Redis, clock: Clock) -> None:
-    app = await started(api_redis_url, clock)
+        api_redis_url: str, redis: Redis, clock: Clock, transport: str) -> None:
+    app = await started(api_redis_url, clock, transport=transport)
     api = Client(app.port)
     try:
         first = await api.get("/api/v1/profiles/carol")
@@ -307,9 +308,10 @@ async def test_a_matching_etag_is_answered_304_and_a_change_gives_a_new_one(
         await app.close()
 
 
+@pytest.mark.parametrize("transport", TRANSPORTS)
 async def test_past_the_address_budget_is_429_and_the_websocket_keeps_its_own(
-        api_redis_url: str, redis: Redis, clock: Clock) -> None:
-    app = await started(api_redis_url, clock, api_rate_per_2s=3)
+        api_redis_url: str, redis: Redis, clock: Clock, transport: str) -> None:
+    app = await started(api_redis_url, clock, api_rate_per_2s=3, transport=transport)
     api = Client(app.port)
     try:
         for _ in range(3):
