@@ -9,10 +9,12 @@ from __future__ import annotations
 import asyncio
 import json
 import random
+import tempfile
 import urllib.error
 import urllib.request
 from collections.abc import AsyncIterator, Callable, Iterator
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -29,6 +31,7 @@ from server.ops import metrics
 from server.ops.clock import now_ms
 from server.ops.config import TRANSPORTS, Settings
 from server.race.daily import day_bounds_ms
+from server.store.embedded import EmbeddedRedis
 from tests.integration.server.test_replays import check_view
 from tests.integration.server.test_spectating import walk
 from tests.support.bot import Bot
@@ -439,3 +442,23 @@ async def test_hostile_targets_are_refusals_never_errors(api_redis_url: str, red
                 assert isinstance(json.loads(response.body), dict), target
     finally:
         await app.close()
+
+
+async def test_a_lost_store_is_503_with_retry_after_and_no_error_record(clock: Clock) -> None:
+    with tempfile.TemporaryDirectory(prefix="pra-") as tmp, EmbeddedRedis(Path(tmp)) as own:
+        app = await started(own.url, clock)
+        api = Client(app.port)
+        try:
+            await api.get("/api/v1/profiles/ann")
+            with no_error_records():
+                own.stop()
+                lost = await api.get("/api/v1/profiles/ann", 503)
+                assert lost.body["code"] == "store_unavailable" and lost.headers["Retry-After"] == "1"
+                own.start()
+                for _ in range(100):  # the client reconnects by itself
+                    if (await asyncio.to_thread(api._get, "/api/v1/profiles/ann", {})).status == 200:
+                        break
+                    await asyncio.sleep(0.1)
+                await api.get("/api/v1/profiles/ann")
+        finally:
+            await app.close()
