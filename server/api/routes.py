@@ -111,7 +111,7 @@ def page(query: dict[str, str]) -> tuple[int, int]:
 
 def kind_of(text: str) -> str:
     if text not in LADDER_KINDS:
-        raise ApiError(404, "bad_field", f"a board is one of {', '.join(LADDER_KINDS)} "
+        raise ApiError(404, "not_found", f"a board is one of {', '.join(LADDER_KINDS)} "
                        "(a day's board: /api/v1/daily/{variant}/{date}/board)")
     return text
 
