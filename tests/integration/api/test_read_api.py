@@ -281,7 +281,7 @@ async def test_arenas_list_and_standing(api_redis_url: str, redis: Redis) -> Non
         listed = (await api.get("/api/v1/arenas")).body["arenas"]
         assert [(a["id"], a["phase"]) for a in listed] == [("APIA", "upcoming")]
         bot = Bot(f"ws://{LOOPBACK}:{app.port}/", "joiner")
-        await bot.connect()
+        await bot.connect(device="install-4f2a9c")  # a guest's line is keyed by its install
         await bot.send({"t": "arena_join", "id": "APIA"})
         mine = await bot.expect("arena", id="APIA")
         standing = (await api.get("/api/v1/arenas/apia")).body  # ids in any case
@@ -290,6 +290,7 @@ async def test_arenas_list_and_standing(api_redis_url: str, redis: Redis) -> Non
             {k: v for k, v in standing.items() if k != "server_time"}
         await bot.close()
         assert api.answered == ARENA_ROUTES
+        assert_no_leak(api.bodies, {"install-4f2a9c", "g:"})  # no member's identity key
     finally:
         await app.close()
 
