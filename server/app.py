@@ -34,6 +34,7 @@ from websockets.asyncio.server import Server, ServerConnection, serve
 from websockets.datastructures import Headers
 from websockets.http11 import Request, Response
 
+from .api.endpoint import ReadApi, is_api
 from .game import engine
 from .handlers import dispatch
 from .handlers.endpoint import PlayerEndpoint
@@ -110,6 +111,9 @@ class RaceServer:
             rooms_per_min=settings.rooms_per_minute, claims_per_hour=settings.claims_per_hour,
             join_penalty_s=settings.join_penalty_ms / 1000))
         self.trusted_proxies = parse_networks(settings.trusted_proxies)
+        # the public read API (server/api/): its own per-address budget, the same address keys
+        self.api = ReadApi(self.service, self.arenas, AddressBook(Limits(
+            messages_per_2s=settings.api_rate_per_2s)), self.addresses)
         self.server: Server | SansioServer | None = None
         # keepalive: a ping every PING_INTERVAL_S, closed when no pong within PING_TIMEOUT_S
         self.ping_interval_s = 20.0
@@ -162,6 +166,8 @@ class RaceServer:
         if request.path == "/metrics":
             return Response(200, "OK", Headers([("Content-Type", "text/plain; version=0.0.4")]),
                             metrics.render())
+        if is_api(request.path.split("?", 1)[0]):
+            return await self.api.answer(self.address_of(connection, request), request)
         if request.path != "/healthz":
             return self.page.answer(request) or self.admit(connection, request)
         ok = await self.store.ping()

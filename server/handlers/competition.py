@@ -2,21 +2,18 @@
 
 from __future__ import annotations
 
-import datetime as dt
 import hmac
-import re
 import secrets
 from typing import Any
 
 from ..game.variants import get_rules, variant_ids
-from ..rooms.competition import DAILY_KEPT_S
+from ..rooms.competition import board_date
 from ..rooms.player import Player, clean_name, token_hash
 from ..rooms.service import RoomService
 from ..wire.protocol import ProtocolError
 from .common import spend_claim, spend_room, variant_id
 
 BOARD_KINDS = ("daily", "rating", "wins")
-DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}", re.ASCII)
 
 
 async def check_name(service: RoomService, name: str, key: str | None) -> str | None:
@@ -83,22 +80,6 @@ async def on_daily_info(player: Player, msg: dict[str, Any]) -> None:
     info["ranked"] = await competition.next_ranked(info["date"], info["variant"], player.identified,
                                                    player.device)
     player.send(info)
-
-
-def board_date(asked: str | None, today: str) -> str:
-    """The day of a daily board: today unless asked; a day that is malformed,
-    still to come, or older than the boards are kept is ``bad_field`` (each
-    would be one more board to look up and to watch, for nothing)."""
-    if not asked:
-        return today
-    try:
-        day = dt.date.fromisoformat(asked) if DATE.fullmatch(asked) else None
-    except ValueError:
-        day = None
-    first = dt.date.fromisoformat(today) - dt.timedelta(seconds=DAILY_KEPT_S - 86_400)
-    if day is None or not first <= day <= dt.date.fromisoformat(today):
-        raise ProtocolError("bad_field", f"board: date is a day from {first} to {today} (YYYY-MM-DD)")
-    return asked
 
 
 async def on_board(player: Player, msg: dict[str, Any]) -> None:

@@ -70,6 +70,7 @@ class Settings:
     rooms_per_minute: int = 30
     claims_per_hour: int = 20
     join_penalty_ms: int = 500
+    api_rate_per_2s: int = 20  # read API requests per address per 2 s (docs/reference/http-api.md)
     name_ttl_days: int = 30
     season_days: int = 0  # a season's length: 0 = calendar months (UTC), else N days (docs/design/ladder.md)
     trusted_proxies: str = ""  # addresses or networks whose X-Forwarded-For is believed
@@ -130,6 +131,7 @@ class Settings:
             rooms_per_minute=_int(e, "PATIENCE_ROOMS_PER_MINUTE", 30, 1, 10**6),
             claims_per_hour=_int(e, "PATIENCE_CLAIMS_PER_HOUR", 20, 1, 10**6),
             join_penalty_ms=_int(e, "PATIENCE_JOIN_PENALTY_MS", 500, 0, 60_000),
+            api_rate_per_2s=_int(e, "PATIENCE_API_RATE_PER_2S", 20, 1, 10**6),
             name_ttl_days=_int(e, "PATIENCE_NAME_TTL_DAYS", 30, 1, 3650),
             season_days=_int(e, "PATIENCE_SEASON_DAYS", 0, 0, 3650),
             trusted_proxies=_networks(e, "PATIENCE_TRUSTED_PROXIES"),

@@ -54,6 +54,8 @@ MOVES_REJECTED = Counter("patience_moves_rejected", "Moves refused, by error cod
 MOVE_ROUND_TRIPS = LoopCounter("patience_move_redis_round_trips",
                                "Redis round trips spent on the move hot path (one per pipeline)",
                                REGISTRY, ROUND_TRIPS)
+API_ANSWERS = Counter("patience_api_answers", "Read API answers (server/api/), by HTTP status",
+                      ["status"], registry=REGISTRY)
 CONNECTIONS = Gauge("patience_connections", "Open websocket connections", registry=REGISTRY)
 
 

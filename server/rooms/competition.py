@@ -13,6 +13,7 @@ import datetime as dt
 import hashlib
 import hmac
 import logging
+import re
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
@@ -34,6 +35,25 @@ Clock = Callable[[], int]
 
 PROFILE_CURVE = 50  # changes of each variant's rating a profile draws (the newest)
 DAILY_KEPT_S = DAILY_TTL_S  # how long a day's board is kept: older days are not asked for
+DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}", re.ASCII)
+
+
+def board_date(asked: str | None, today: str) -> str:
+    """The day of a daily board: today unless asked; a day that is malformed,
+    still to come, or older than the boards are kept is ``bad_field`` (each
+    would be one more board to look up and to watch, for nothing)."""
+    if not asked:
+        return today
+    try:
+        day = dt.date.fromisoformat(asked) if DATE.fullmatch(asked) else None
+    except ValueError:
+        day = None
+    first = dt.date.fromisoformat(today) - dt.timedelta(seconds=DAILY_KEPT_S - 86_400)
+    if day is None or not first <= day <= dt.date.fromisoformat(today):
+        from ..wire.protocol import ProtocolError
+
+        raise ProtocolError("bad_field", f"board: date is a day from {first} to {today} (YYYY-MM-DD)")
+    return asked
 
 
 def _solve(variant: str, deal: str, budget: int) -> Any:
@@ -117,6 +137,24 @@ class Competition:
             out["yesterday"] = {"date": yesterday, "day": day_number(yesterday), "deal": past.deal,
                                 "salt": past.salt, "commitment": past.commitment, "par": past.par,
                                 "check": commitment(past.deal, past.salt) == past.commitment}
+        return out
+
+    async def day(self, date: str, variant: str) -> dict[str, Any] | None:
+        """A kept day's deal as anyone may see it: a past day's revealed with its
+        salt, today's commitment only (the deal is secret until the day is over);
+        None when that day's deal was never made or has lapsed."""
+        today = self.today()
+        if date > today:
+            return None
+        stored = await self.boards.daily(date, variant)
+        if stored is None:
+            return None
+        out: dict[str, Any] = {"variant": variant, "date": date, "day": day_number(date),
+                               "commitment": stored.commitment, "ends_at": day_bounds_ms(date)[1],
+                               "revealed": date < today}
+        if date < today:
+            out.update(deal=stored.deal, salt=stored.salt, par=stored.par,
+                       check=commitment(stored.deal, stored.salt) == stored.commitment)
         return out
 
     # -- names and boards, as the handlers ask for them (they never reach the store) ---

@@ -66,6 +66,13 @@ class Ladder:
                                 "of a season that has begun")
         return asked
 
+    async def season_list(self, closed: int) -> dict[str, Any]:
+        """The season under way (its id, start and end) and the ids of the
+        newest ``closed`` seasons that have closed, newest first."""
+        now = self.current()
+        return {"current": {"id": now.id, "starts_at": now.starts_ms, "ends_at": now.ends_ms},
+                "closed": await self.seasons.closed_seasons(closed)}
+
     async def close_due(self) -> bool:
         """Close the season before the current one if it is not closed yet."""
         now = self.clock()

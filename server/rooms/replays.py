@@ -23,11 +23,14 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any, Final
 
+import msgpack
+
 from ..game import engine
 from ..game.records import step
 from ..game.state import State
 from ..game.views import view
 from ..race.rows import PlayerRow, RoomRow
+from ..race.rules import results_message
 from ..store.arenas import arena_over
 from ..wire.protocol import ProtocolError
 from .service import RoomService
@@ -109,3 +112,13 @@ def replay_message(room: RoomRow, n: int, game: Replayed, index: int) -> dict[st
     return {"t": "replay", "code": room.code, "player": n, "index": index, "total": len(game.moves),
             "move": game.moves[index - 1] if index else None,
             "ms": game.ms[index - 1] if index else None, "view": shown}
+
+
+def public_results(room: RoomRow) -> dict[str, Any]:
+    """A public room's results (``public_room`` said yes) as they were sent at
+    its end, the deal now shown: a daily's day or an arena is over by then."""
+    stored = msgpack.unpackb(room.results, raw=False) if room.results else None
+    out = stored if isinstance(stored, dict) else results_message(room)
+    out.pop("t", None)
+    out["deal"] = room.deal
+    return out
