@@ -13,7 +13,8 @@ import pytest
 
 from tests.e2e.web.conftest import SERVER_ENV
 from tests.e2e.web.test_screens import audit
-from tests.support.browser import Page, WebServer, browser_paths, new_browser, wait, web_server
+from tests.support.browser import (DESKTOP, PHONE, Page, WebServer, browser_paths, new_browser, resize, wait,
+                                   web_server)
 
 WAIT_TEXT = "waiting for players near your rating"
 
@@ -41,7 +42,12 @@ def test_a_quick_race_waits_near_the_rating_can_be_cancelled_and_pairs_two_brows
     assert "No bot comes" in page.text()
     wait(page.browser, lambda: page.js("return document.getElementById('clock').textContent").startswith("waiting"),
          5, "the wait counted in the header")
-    audit(page, "quick race queue")
+    try:
+        for size in (PHONE, DESKTOP):
+            resize(page.browser, size)
+            audit(page, f"quick race queue at {size}")
+    finally:
+        resize(page.browser, DESKTOP)
     page.button("Cancel")
     page.wait_text("you left the quick-race queue")
     assert WAIT_TEXT not in page.text() and "Quick race" in page.text()  # back on the menu
