@@ -110,7 +110,8 @@ class Frames:
                 continue
             response = message["params"]["response"]
             if response.get("opcode") == 2:
-                frame = msgpack.unpackb(base64.b64decode(response["payloadData"]), raw=False, strict_map_key=False)
+                data = base64.b64decode(response["payloadData"])
+                frame = msgpack.unpackb(data, raw=False, strict_map_key=False)
                 (self.received if method.endswith("Received") else self.sent).append(frame)
         return self.received
 

@@ -13,8 +13,17 @@ import pytest
 
 from tests.e2e.web.conftest import SERVER_ENV
 from tests.e2e.web.test_screens import audit
-from tests.support.browser import (DESKTOP, PHONE, Page, WebServer, browser_paths, new_browser, resize, wait,
-                                   web_server)
+from tests.support.browser import (
+    DESKTOP,
+    PHONE,
+    Page,
+    WebServer,
+    browser_paths,
+    new_browser,
+    resize,
+    wait,
+    web_server,
+)
 
 WAIT_TEXT = "waiting for players near your rating"
 
@@ -40,8 +49,8 @@ def test_a_quick_race_waits_near_the_rating_can_be_cancelled_and_pairs_two_brows
     quick(page, variant)
     page.wait_text(WAIT_TEXT)
     assert "No bot comes" in page.text()
-    wait(page.browser, lambda: page.js("return document.getElementById('clock').textContent").startswith("waiting"),
-         5, "the wait counted in the header")
+    header = "return document.getElementById('clock').textContent"
+    wait(page.browser, lambda: page.js(header).startswith("waiting"), 5, "the wait counted in the header")
     try:
         for size in (PHONE, DESKTOP):
             resize(page.browser, size)
