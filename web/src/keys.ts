@@ -3,7 +3,7 @@
 // focused button presses that button: every control is a real button too.
 import type { App } from "./app";
 import { TABLEAU_KEYS } from "./board";
-import { boardKey } from "./ladder";
+import { boardKey, resultsBoard } from "./ladder";
 import { BOARD_MENU, MENU, backScreen, open, pickVariant } from "./lobby";
 import { openReplay, replayStep } from "./play";
 import { mode } from "./state";
@@ -55,6 +55,7 @@ function resultsKey(app: App, key: string): boolean {
   if (key === "m") app.send({ t: "rematch" });
   else if (key === "n") app.send({ t: "rematch", accept: false });
   else if (key === "v") openReplay(app);
+  else if (key === "b") resultsBoard(app);
   else if (key === "g" && s.code && !s.room?.daily) app.send({ t: "ghost", code: s.code });
   else if (key === "Escape" || key === "l") app.leave();
   else return false;

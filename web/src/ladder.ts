@@ -175,6 +175,35 @@ export function drawProfile(app: App, back: HTMLElement): HTMLElement[] {
   return out;
 }
 
+/** A race's rating changes (the race's variant), as the terminal client's results show them. */
+export function ratingChanges(app: App, res: Dict): HTMLElement | null {
+  const after = obj(res.ratings);
+  if (!after) return null;
+  const before = obj(res.ratings_before) ?? {};
+  const provisional = new Set(list(res.provisional).map(String));
+  const me = (app.state.identified ?? app.conn.name).toLowerCase();
+  const changes = Object.entries(after).filter(([, v]) => typeof v === "number")
+    .map(([name, v]) => ({ name, value: v as number, old: typeof before[name] === "number" ? before[name] as number : null }))
+    .sort((a, b) => b.value - a.value);
+  if (!changes.length) return null;
+  return h("table", { class: "ratings" },
+    h("caption", {}, `Ratings · ${app.state.variantName(res.rating_variant)} (OpenSkill ordinal; ? provisional)`),
+    h("thead", {}, h("tr", {}, ...["name", "rating", "change"].map((c) => h("th", { scope: "col" }, c)))),
+    h("tbody", {}, ...changes.map((c) => h("tr", { class: c.name.toLowerCase() === me ? "me" : null },
+      h("td", {}, c.name + (c.name.toLowerCase() === me ? " (you)" : "")),
+      h("td", {}, `${c.value.toFixed(2)}${provisional.has(c.name) ? " ?" : ""}`),
+      h("td", {}, c.old === null ? "new" : `${c.value - c.old >= 0 ? "+" : ""}${(c.value - c.old).toFixed(2)}`)))));
+}
+
+/** b on the results: leave the room for the board of its variant (today's after a daily, else the ratings). */
+export function resultsBoard(app: App): void {
+  const res = app.state.results ?? {};
+  const daily = app.state.room?.daily === true;
+  const variant = String(res.rating_variant ?? res.variant ?? app.state.room?.variant ?? "");
+  app.leave();
+  askBoard(app, { kind: daily ? "daily" : "rating", variant, offset: 0, season: false, near: false });
+}
+
 /** Where Esc goes back to from a ladder screen. */
 export function backFrom(app: App): Screen {
   if (app.ui.screen === "profile") return app.ui.board ? "board" : "boards";

@@ -154,3 +154,50 @@ def test_a_name_on_a_board_opens_its_profile(page: Page) -> None:
     page.js("document.activeElement.blur()")
     page.key("\ue00c")
     page.wait_text("Today's board · Czarina")  # back to the board it came from
+
+
+def test_a_rated_race_shows_the_changes_then_its_board_and_a_profile(page: Page, server: WebServer) -> None:
+    from tests.e2e.web.test_page import click_move
+
+    page.open("/")
+    mine = claim_a_name(page, "r")
+    page.js("document.activeElement.blur()")
+    page.key("2")
+    page.click('[data-variant="simplicity"]')
+    link = wait(page.browser, lambda: page.js("return document.getElementById('join-link')?.textContent"),
+                10, "the join link")
+    other = new_browser()
+    try:
+        friend = Page(other, server).open("/")
+        theirs = claim_a_name(friend, "r")
+        friend.browser.get(link)  # the same tab: its claimed name's key is in its storage
+        friend.online()
+        friend.in_room()
+        for racer in (page, friend):
+            racer.button("Ready")
+        for racer in (page, friend):
+            racer.in_race()
+            click_move(racer)
+        for racer in (page, friend):
+            racer.js("document.activeElement.blur()")
+            racer.key("X", "y")
+        page.wait_text("Results", 15)
+        page.wait_text("Ratings · Simplicity (OpenSkill ordinal; ? provisional)", 15)
+        rows = page.js("return [...document.querySelectorAll('table.ratings tbody tr')].map(r => r.innerText)")
+        cells = {r.split("\t")[0]: r.split("\t")[1:] for r in rows}
+        assert set(cells) == {f"{mine} (you)", theirs}, rows
+        for value, change in cells.values():  # two new ratings: each changed from a new rating's 0
+            assert value.endswith(" ?") and float(change) == float(value[:-2]), rows
+        audit(page, "results with rating changes")
+        page.js("document.activeElement.blur()")
+        page.key("b")  # the ratings of the race's variant
+        page.wait_text("Ratings · Simplicity · all time")
+        wait(page.browser, lambda: theirs in page.text() and mine in page.text(), 10, "both names on the board")
+        page.click(f'[data-focus="name-{theirs}"]')
+        page.wait_text(f"Profile · {theirs}")
+        wait(page.browser, lambda: "Simplicity" in page.text() and "asking" not in page.text(), 10,
+             "the profile's rating of the variant")
+        row = page.js("return document.querySelector('.lobby tbody tr').innerText")
+        assert row.split("\t")[:1] == ["Simplicity"] and "?" in row and "\t1\t" in row + "\t", row
+    finally:
+        other.quit()
