@@ -183,7 +183,8 @@ def test_a_rated_race_shows_the_changes_then_its_board_and_a_profile(page: Page,
             racer.key("X", "y")
         page.wait_text("Results", 15)
         page.wait_text("Ratings · Simplicity (OpenSkill ordinal; ? provisional)", 15)
-        rows = page.js("return [...document.querySelectorAll('table.ratings tbody tr')].map(r => r.innerText)")
+        rows = page.js("return [...document.querySelectorAll('table.ratings tbody tr')]"
+                       ".map(r => r.innerText)")
         cells = {r.split("\t")[0]: r.split("\t")[1:] for r in rows}
         assert set(cells) == {f"{mine} (you)", theirs}, rows
         for value, change in cells.values():  # two new ratings: each changed from a new rating's 0
@@ -192,7 +193,8 @@ def test_a_rated_race_shows_the_changes_then_its_board_and_a_profile(page: Page,
         page.js("document.activeElement.blur()")
         page.key("b")  # the ratings of the race's variant
         page.wait_text("Ratings · Simplicity · all time")
-        wait(page.browser, lambda: theirs in page.text() and mine in page.text(), 10, "both names on the board")
+        both = lambda: theirs in page.text() and mine in page.text()  # noqa: E731
+        wait(page.browser, both, 10, "both names on the board")
         page.click(f'[data-focus="name-{theirs}"]')
         page.wait_text(f"Profile · {theirs}")
         wait(page.browser, lambda: "Simplicity" in page.text() and "asking" not in page.text(), 10,
