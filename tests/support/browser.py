@@ -99,16 +99,20 @@ class Frames:
 
     browser: Any
     received: list[dict[str, Any]] = field(default_factory=list)
+    sent: list[dict[str, Any]] = field(default_factory=list)
 
     def collect(self) -> list[dict[str, Any]]:
+        """The frames received so far (and, in ``sent``, the frames the page sent)."""
         for entry in self.browser.get_log("performance"):
             message = __import__("json").loads(entry["message"])["message"]
-            if message.get("method") != "Network.webSocketFrameReceived":
+            method = message.get("method")
+            if method not in ("Network.webSocketFrameReceived", "Network.webSocketFrameSent"):
                 continue
             response = message["params"]["response"]
             if response.get("opcode") == 2:
-                self.received.append(msgpack.unpackb(base64.b64decode(response["payloadData"]),
-                                                     raw=False, strict_map_key=False))
+                data = base64.b64decode(response["payloadData"])
+                frame = msgpack.unpackb(data, raw=False, strict_map_key=False)
+                (self.received if method.endswith("Received") else self.sent).append(frame)
         return self.received
 
 

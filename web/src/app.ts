@@ -4,12 +4,14 @@
 import { chooseMove, drawAction, legalMoves, targets } from "./board";
 import { type Conn, keepKey } from "./conn";
 import { clock } from "./dom";
+import { type BoardAsk, askBoard } from "./ladder";
 import { State, mode } from "./state";
 import { type Msg, int, obj } from "./wire";
 
 export type Screen = "menu" | "pick" | "join" | "watch" | "ghost" | "claim" | "solo" | "boards"
-  | "board" | "arenas" | "name";
-export type Purpose = "quick" | "create" | "browse" | "daily" | "solo" | "board-daily" | "board-wins";
+  | "board" | "arenas" | "name" | "profile" | "profile-name";
+export type Purpose = "quick" | "create" | "browse" | "daily" | "solo" | "board-daily" | "board-rating"
+  | "board-wins";
 
 export type UI = {
   screen: Screen;
@@ -19,12 +21,15 @@ export type UI = {
   rules: string | null; // the variant whose rules card is open
   replay: boolean; // the replay screen is open over the results
   confirm: boolean; // resigning asks first (X, then y; or the two buttons)
+  board: BoardAsk | null; // the board on screen (or last on screen: a profile goes back to it)
+  profileOf: string; // the name whose profile is asked for
   note: string;
 };
 
 export class App {
   readonly state = new State();
-  ui: UI = { screen: "menu", purpose: "quick", variant: "", pending: null, rules: null, replay: false, confirm: false, note: "" };
+  ui: UI = { screen: "menu", purpose: "quick", variant: "", pending: null, rules: null, replay: false, confirm: false,
+    board: null, profileOf: "", note: "" };
   conn!: Conn;
   joinCode: string | null; // from a /r/CODE link: joined once the server greets us
   rulesText: Record<string, string> | null = null;
@@ -48,8 +53,8 @@ export class App {
       }
     } else if (msg.t === "claimed" && this.state.claimedKey) {
       keepKey(this.state.claimedKey.name, this.state.claimedKey.key);
-    } else if (msg.t === "board_changed" && this.state.board) {
-      this.askBoard(String(this.state.board.kind ?? "rating"), String(this.state.board.variant ?? ""));
+    } else if (msg.t === "board_changed" && this.ui.screen === "board" && this.ui.board) {
+      askBoard(this, this.ui.board);
     } else if (msg.t === "rematch") {
       this.ui.pending = null;
     } else if (msg.t === "error" && msg.code === "no_room" && this.state.code === null) {
@@ -147,10 +152,9 @@ export class App {
   }
 
   // -- requests ----------------------------------------------------------------------------
-  askBoard(kind: string, variant: string): void {
-    const msg: Msg = { t: "board", kind, limit: 15 };
-    if (variant) msg.variant = variant;
-    this.send(msg);
+  /** Leave the quick-race queue: the server answers `unqueued` (or the room, if the pairing came first). */
+  unqueue(): void {
+    this.send({ t: "leave" });
   }
 
   leave(): void {
@@ -181,6 +185,8 @@ export class App {
     const starts = int(room.starts_at);
     const ends = int(room.ends_at);
     const m = mode(s);
+    const queued = s.queued;
+    if (m === "lobby" && queued) return `waiting ${Math.floor((Date.now() - (int(queued.since) ?? Date.now())) / 1000)} s`;
     // the race's first view comes at its start: from then on the race clock, whatever this clock says
     if (m === "countdown" && starts !== null && now < starts) {
       return `starts in ${Math.ceil((starts - now) / 1000)} s` + (ends !== null ? ` · race ${clock(ends - starts)}` : "");

@@ -3,7 +3,8 @@
 // focused button presses that button: every control is a real button too.
 import type { App } from "./app";
 import { TABLEAU_KEYS } from "./board";
-import { MENU, open, pickVariant } from "./lobby";
+import { boardKey, resultsBoard } from "./ladder";
+import { BOARD_MENU, MENU, backScreen, open, pickVariant } from "./lobby";
 import { openReplay, replayStep } from "./play";
 import { mode } from "./state";
 import { int, obj } from "./wire";
@@ -54,6 +55,7 @@ function resultsKey(app: App, key: string): boolean {
   if (key === "m") app.send({ t: "rematch" });
   else if (key === "n") app.send({ t: "rematch", accept: false });
   else if (key === "v") openReplay(app);
+  else if (key === "b") resultsBoard(app);
   else if (key === "g" && s.code && !s.room?.daily) app.send({ t: "ghost", code: s.code });
   else if (key === "Escape" || key === "l") app.leave();
   else return false;
@@ -62,7 +64,11 @@ function resultsKey(app: App, key: string): boolean {
 
 function lobbyKey(app: App, key: string): boolean {
   const ui = app.ui;
-  if (key === "Escape" && ui.screen !== "menu") { open(app, "menu"); return true; }
+  if (app.state.queued) { // waiting to be paired: Esc cancels, nothing else opens another screen meanwhile
+    if (key === "Escape") app.unqueue();
+    return key === "Escape";
+  }
+  if (key === "Escape" && ui.screen !== "menu") { open(app, ...backScreen(app)); return true; }
   if (ui.screen === "menu") {
     const item = MENU.find(([k]) => k === key);
     if (!item) {
@@ -78,6 +84,12 @@ function lobbyKey(app: App, key: string): boolean {
     if (v) pickVariant(app, v.id);
     return v !== undefined;
   }
+  if (ui.screen === "boards") {
+    const item = BOARD_MENU.find(([k]) => k === key);
+    if (item) open(app, ...item[3]());
+    return item !== undefined;
+  }
+  if (ui.screen === "board") return boardKey(app, key);
   if (ui.screen === "arenas" && /^[1-9]$/.test(key)) {
     const a = app.state.arenas[Number(key) - 1];
     if (a) app.send({ t: "arena_join", id: String(a.id) });

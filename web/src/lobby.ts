@@ -1,8 +1,10 @@
 // The lobby's screens: the menu (the terminal client's items and keys), the
-// variant picker, the one-line forms (a code, a name, a deal number), the
-// boards and the arenas.
+// variant picker, the wait for a quick race, the one-line forms (a code, a name,
+// a deal number), the menu of boards and the arenas (a board and a profile are
+// ladder.ts's).
 import type { App, Purpose, Screen } from "./app";
-import { button, clock, h } from "./dom";
+import { button, h } from "./dom";
+import { askBoard, askProfile, backFrom, drawBoard, drawProfile } from "./ladder";
 import type { Dict } from "./state";
 import { int, list, obj } from "./wire";
 
@@ -24,8 +26,15 @@ const TITLES: Record<Purpose, string> = {
   quick: "Quick race: pick a variant", create: "Private room: pick a variant",
   browse: "Variants and rules", daily: "Today's challenge: pick a variant",
   solo: "Play alone: pick a variant", "board-daily": "Today's board: pick a variant",
-  "board-wins": "Daily wins: pick a variant",
+  "board-rating": "Ratings: pick a variant", "board-wins": "Daily wins: pick a variant",
 };
+
+export const BOARD_MENU: [string, string, string, () => [Screen, Purpose?]][] = [
+  ["1", "Today's daily board", "pick a variant", () => ["pick", "board-daily"]],
+  ["2", "Ratings", "pick a variant: races between claimed names", () => ["pick", "board-rating"]],
+  ["3", "Daily wins", "pick a variant", () => ["pick", "board-wins"]],
+  ["4", "A player's profile", "a name's rating in each variant", () => ["profile-name"]],
+];
 
 export function open(app: App, screen: Screen, purpose?: Purpose): void {
   app.ui = { ...app.ui, screen, purpose: purpose ?? app.ui.purpose, note: "" };
@@ -38,6 +47,8 @@ export function pickVariant(app: App, id: string): void {
   const purpose = app.ui.purpose;
   if (purpose === "quick" || purpose === "daily") {
     if (purpose === "daily") app.send({ t: "daily_info", variant: id });
+    // a quick race waits in the queue (its own screen) or joins a room; either way the picker is done
+    else app.ui = { ...app.ui, screen: "menu" };
     app.send({ t: purpose, variant: id });
   } else if (purpose === "create") {
     app.send({ t: "create", variant: id, players: 2, private: true });
@@ -47,14 +58,35 @@ export function pickVariant(app: App, id: string): void {
   } else if (purpose === "solo") {
     app.ui = { ...app.ui, screen: "solo", variant: id };
   } else {
-    app.ui = { ...app.ui, screen: "board" };
-    app.askBoard(purpose === "board-daily" ? "daily" : "wins", id);
+    askBoard(app, { kind: purpose.slice("board-".length), variant: id, offset: 0, season: false, near: false });
+    return;
   }
   app.draw();
 }
 
+/** Where Esc goes back to: the boards' screens go back to the boards, the rest to the menu. */
+export function backScreen(app: App): [Screen, Purpose?] {
+  const ui = app.ui;
+  if (ui.screen === "board" || ui.screen === "profile" || ui.screen === "profile-name") return [backFrom(app)];
+  if (ui.screen === "pick" && ui.purpose.startsWith("board-")) return ["boards"];
+  return ["menu"];
+}
+
 function back(app: App): HTMLButtonElement {
-  return button("Back (Esc)", () => open(app, "menu"), { "data-focus": "back" });
+  return button("Back (Esc)", () => open(app, ...backScreen(app)), { "data-focus": "back" });
+}
+
+function queueScreen(app: App, queued: Dict): HTMLElement[] {
+  const after = int(queued.bot_after_ms);
+  const rating = Number(queued.rating ?? 0);
+  const window = Number(queued.window ?? 0);
+  return [h("h2", {}, `Quick race: ${app.state.variantName(queued.variant)}`),
+    h("p", {}, "waiting for players near your rating…"),
+    h("p", { class: "dim" }, `You are paired by your rating of this variant (${rating.toFixed(2)}), with players`
+      + ` within ${window.toFixed(0)} points of it at first; the range widens as you wait.`),
+    h("p", { class: "dim" }, after ? `A bot of your level comes after ${Math.round(after / 1000)} s.`
+      : "No bot comes on this server: you wait for players."),
+    h("p", { class: "controls" }, button("Cancel (Esc)", () => app.unqueue(), { "data-focus": "unqueue" }))];
 }
 
 function form(app: App, label: string, field: string, value: string, submit: (text: string) => void,
@@ -94,7 +126,9 @@ export function drawLobby(app: App): HTMLElement {
   const s = app.state;
   const ui = app.ui;
   const main = h("div", { class: "lobby" });
-  if (ui.screen === "menu") {
+  if (s.queued) {
+    main.append(...queueScreen(app, s.queued));
+  } else if (ui.screen === "menu") {
     main.append(h("h2", {}, "Lobby"),
       h("p", {}, "Playing as ", h("strong", {}, app.conn.name || "player"),
         s.identified ? " (your claimed name)" : " (a guest)", " · ",
@@ -143,27 +177,21 @@ export function drawLobby(app: App): HTMLElement {
         app.send(msg);
       }, "PySolFC's numbers (24, ms24); empty: a random deal"));
   } else if (ui.screen === "boards") {
-    main.append(h("h2", {}, "Boards"), h("ul", { class: "menu" },
-      h("li", {}, button("1 Today's daily board", () => open(app, "pick", "board-daily"), { "data-key": "1" })),
-      h("li", {}, button("2 Ratings", () => { app.ui.screen = "board"; app.askBoard("rating", ""); app.draw(); },
-        { "data-key": "2" })),
-      h("li", {}, button("3 Daily wins", () => open(app, "pick", "board-wins"), { "data-key": "3" }))), back(app));
-  } else if (ui.screen === "board") {
-    const b = s.board;
-    main.append(h("h2", {}, "Board"));
-    if (b) {
-      const rows = list(b.entries).map(obj).filter((x): x is Dict => x !== null).map((e) => [
-        String(e.rank ?? ""), String(e.name ?? ""),
-        e.value !== undefined ? Number(e.value).toFixed(1)
-          : e.won === true ? `won in ${clock(int(e.time_ms) ?? 0)}` : `${String(e.foundation_cards ?? e.wins ?? "")}`,
-        String(e.moves ?? e.races ?? "")]);
-      const title = `${String(b.kind)} ${b.variant ? s.variantName(b.variant) : ""} ${String(b.date ?? "")}`;
-      main.append(rows.length ? table(["rank", "name", "result", "moves"], rows, title)
-        : h("p", {}, `${title}: nobody yet`));
-    } else {
-      main.append(h("p", {}, "asking the server…"));
+    const ul = h("ul", { class: "menu" });
+    for (const [key, title, hint, target] of BOARD_MENU) {
+      ul.append(h("li", {}, h("button", { type: "button", "data-key": key, "data-focus": `boards-${key}`,
+        "aria-keyshortcuts": key, onclick: () => { const [scr, p] = target(); open(app, scr, p); } },
+        `${key} ${title}`), h("span", { class: "dim" }, ` ${hint}`)));
     }
-    main.append(back(app));
+    main.append(h("h2", {}, "Boards"), h("nav", { "aria-label": "boards" }, ul), back(app));
+  } else if (ui.screen === "board") {
+    main.append(...drawBoard(app, back(app)));
+  } else if (ui.screen === "profile") {
+    main.append(...drawProfile(app, back(app)));
+  } else if (ui.screen === "profile-name") {
+    main.append(h("h2", {}, "A player's profile"),
+      form(app, "Name", "profile", s.identified ?? app.conn.name, (name) => askProfile(app, name),
+        "a claimed name: its rating in each variant"));
   } else if (ui.screen === "arenas") {
     main.append(h("h2", {}, "Arenas"));
     const ul = h("ul", { class: "menu" });

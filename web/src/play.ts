@@ -5,6 +5,7 @@ import type { App } from "./app";
 import { drawBoard, pileName } from "./board";
 import { glyphText } from "./cards";
 import { button, clock, h } from "./dom";
+import { ratingChanges, resultsBoard } from "./ladder";
 import { arenaStanding } from "./lobby";
 import { type Dict, mode, players } from "./state";
 import { int, list, obj, str } from "./wire";
@@ -126,6 +127,8 @@ function drawResults(app: App): HTMLElement {
       h("td", {}, r.won ? `won in ${clock(int(r.time_ms) ?? 0)}` : String(r.status ?? "")),
       h("td", {}, `${String(r.foundation_cards ?? "")}/${String(r.total_cards ?? "")}`),
       h("td", {}, String(r.moves ?? "")))))));
+  const ratings = ratingChanges(app, res);
+  if (ratings) el.append(ratings);
   if (str(res.share)) el.append(h("p", {}, h("output", { id: "share" }, String(res.share))));
   const offer = s.rematchOffer;
   if (offer) {
@@ -142,7 +145,8 @@ function drawResults(app: App): HTMLElement {
   if (!room.daily && s.code) {
     actions.append(button("Race the winner's ghost (g)", () => app.send({ t: "ghost", code: s.code })));
   }
-  actions.append(button("Save my record (s)", () => saveRecord(app)),
+  actions.append(button(room.daily ? "Today's board (b)" : "Ratings (b)", () => resultsBoard(app),
+    { "data-focus": "results-board" }), button("Save my record (s)", () => saveRecord(app)),
     button("Back to the lobby (Esc)", () => app.leave(), { "data-focus": "leave" }));
   el.append(actions);
   if (s.arena && room.arena) el.append(arenaStanding(app, s.arena));

@@ -27,6 +27,8 @@ export class State {
   replaying: Dict | null = null;
   dailyInfo = new Map<string, Dict>();
   board: Dict | null = null;
+  queued: Dict | null = null; // waiting to be paired for a quick race (with since: this page's clock)
+  profile: Dict | null = null;
   arenas: Dict[] = [];
   arena: Dict | null = null;
   arenaRejoin = "";
@@ -98,6 +100,10 @@ const REDUCERS: Record<string, Reducer> = {
       s.arenaRejoin = String(s.arena.id ?? ""); // membership is the connection's
     }
     if (s.arena) s.arena = { ...s.arena, member: false };
+    if (s.queued) { // the queue is the connection's: a new one is not put back in it
+      s.queued = null;
+      s.tell("the connection dropped: you left the quick-race queue (ask for a quick race again)");
+    }
   },
   joined(s, m) {
     const code = str(m.code);
@@ -111,6 +117,7 @@ const REDUCERS: Record<string, Reducer> = {
       s.watching = null;
     }
     s.me = int(m.player);
+    s.queued = null; // the pairing's room (or the bot's): the wait is over
   },
   room(s, m) {
     const code = str(m.code);
@@ -197,6 +204,19 @@ const REDUCERS: Record<string, Reducer> = {
   },
   board(s, m) {
     s.board = { ...m };
+  },
+  queued(s, m) {
+    s.queued = { ...m, since: Date.now() };
+    s.tell("");
+    s.events.push("waiting for players near your rating");
+  },
+  unqueued(s) {
+    if (s.queued) s.events.push("you left the quick-race queue");
+    s.queued = null;
+    s.tell("you left the quick-race queue");
+  },
+  profile(s, m) {
+    s.profile = { ...m };
   },
   arenas(s, m) {
     s.arenas = list(m.arenas).map(obj).filter((a): a is Dict => a !== null);

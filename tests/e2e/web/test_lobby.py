@@ -28,8 +28,10 @@ def test_a_claimed_name_is_kept_and_proved_on_the_next_visit(page: Page) -> None
     page.js("document.activeElement.blur()")
     page.key("6")
     page.button("2 Ratings")
-    shown = lambda: "rating" in page.text() and "asking" not in page.text()  # noqa: E731
-    wait(page.browser, shown, 10, "the ratings board")
+    page.click('[data-variant="four-seasons"]')  # ratings are a variant's
+    page.wait_text("Ratings · Four Seasons · all time")
+    wait(page.browser, lambda: "asking" not in page.text(), 10, "the ratings board")
+    assert not page.js("return document.querySelector('.notice.error')?.textContent")
 
 
 def test_todays_challenge_is_played_from_the_page(page: Page) -> None:

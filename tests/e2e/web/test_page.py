@@ -80,9 +80,10 @@ def test_a_quick_race_against_the_bot_played_by_clicks(page: Page) -> None:
     page.open("/")
     page.key("1")
     page.click('[data-variant="four-seasons"]')
-    page.in_room()
+    page.in_room()  # after the queue's wait: the room the server made for the player and a bot
+    assert any(m["t"] == "queued" for m in page.frames.collect())
     page.button("Ready")
-    page.in_race(20)  # the bot sits down after the quick wait and the countdown runs
+    page.in_race(20)  # the countdown runs
     assert page.js("return document.querySelectorAll('.bar[role=progressbar]').length") == 2
     played = [click_move(page) for _ in range(2)]
     assert len(played) == 2

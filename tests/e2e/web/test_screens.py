@@ -107,6 +107,17 @@ def test_no_serious_accessibility_violation_on_any_screen(page: Page, size_name:
             audit(page, where)
             page.key("\ue00c")  # Escape
         page.js("document.activeElement.blur()")
+        page.key("6", "2")
+        page.click('[data-variant="four-seasons"]')
+        page.wait_text("Ratings · Four Seasons · all time")
+        audit(page, "ratings board")
+        page.js("document.activeElement.blur()")
+        page.key("m")
+        page.wait_text("You are not on this board yet.")
+        audit(page, "ratings board around me")
+        page.key("\ue00c", "\ue00c")  # back to the boards, then to the menu
+        page.wait_text("Quick race")
+        page.js("document.activeElement.blur()")
         page.key("1")
         page.click('[data-variant="four-seasons"]')
         page.in_room()
