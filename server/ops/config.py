@@ -69,6 +69,7 @@ class Settings:
     address_rate_per_2s: int = 240
     rooms_per_minute: int = 30
     claims_per_hour: int = 20
+    guesses_per_hour: int = 30  # link and recovery codes an address may try (docs/design/identity.md)
     join_penalty_ms: int = 500
     name_ttl_days: int = 30
     season_days: int = 0  # a season's length: 0 = calendar months (UTC), else N days (docs/design/ladder.md)
@@ -129,6 +130,7 @@ class Settings:
             address_rate_per_2s=_int(e, "PATIENCE_ADDRESS_RATE_PER_2S", 240, 1, 10**7),
             rooms_per_minute=_int(e, "PATIENCE_ROOMS_PER_MINUTE", 30, 1, 10**6),
             claims_per_hour=_int(e, "PATIENCE_CLAIMS_PER_HOUR", 20, 1, 10**6),
+            guesses_per_hour=_int(e, "PATIENCE_GUESSES_PER_HOUR", 30, 1, 10**6),
             join_penalty_ms=_int(e, "PATIENCE_JOIN_PENALTY_MS", 500, 0, 60_000),
             name_ttl_days=_int(e, "PATIENCE_NAME_TTL_DAYS", 30, 1, 3650),
             season_days=_int(e, "PATIENCE_SEASON_DAYS", 0, 0, 3650),
