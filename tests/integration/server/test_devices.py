@@ -292,3 +292,40 @@ async def test_a_name_claimed_before_device_keys_gets_its_key_as_its_first_devic
         assert len(codes) == 8
     finally:
         await close_all([ann])
+
+
+async def test_no_identity_answer_carries_a_card_a_hash_or_another_devices_key(url: str) -> None:
+    """The leak scan over the identity messages: the devices' list names ids,
+    labels and times only; a key is sent once, to the device it is for."""
+    from tests.support.servers import is_card
+
+    name = fresh("ann")
+    ann, msg = await claimed(url, name)
+    phone = await guest(url)
+    try:
+        await phone.send({"t": "link", "name": name, "code": await link_code(ann)})
+        phone_key = (await phone.expect("linked"))["key"]
+        for ask in ({"t": "devices"}, {"t": "rotate_key"}, {"t": "recovery_codes"}, {"t": "devices"}):
+            await ann.send(ask)
+            await ann.expect(ask["t"] if ask["t"] != "rotate_key" else "rotated")
+        hashes = {hashlib.sha256(k.encode()).hexdigest() for k in (msg["key"], phone_key)}
+        for bot, own in ((ann, phone_key), (phone, msg["key"])):
+            for heard in bot.inbox:
+                flat = repr(heard)
+                assert own not in flat and not any(h in flat for h in hashes), heard
+                if heard["t"] in ("devices", "link_code", "linked", "rotated", "recovery_codes", "claimed"):
+                    assert not any(is_card(v) for v in _strings(heard)), heard
+        listed = next(m for m in reversed(ann.inbox) if m["t"] == "devices")["devices"]
+        assert all(set(d) == {"id", "label", "created", "used", "this"} for d in listed)
+    finally:
+        await close_all([ann, phone])
+
+
+def _strings(value: Any) -> list[str]:
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, dict):
+        return [s for v in value.values() for s in _strings(v)]
+    if isinstance(value, list):
+        return [s for v in value for s in _strings(v)]
+    return []
