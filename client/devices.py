@@ -4,12 +4,21 @@ keys. The session keeps the keys themselves (client/connection.py)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Final
+from collections.abc import Callable
+from typing import Any, Final, Protocol
 
-if TYPE_CHECKING:
-    from collections.abc import Callable
 
-    from .state import RaceState
+class RaceState(Protocol):
+    """What these reducers touch of client.state.RaceState (which imports them:
+    this module may not import it back)."""
+
+    name: str
+    claimed: bool
+    recovery_codes: list[str]
+    devices: list[dict[str, Any]]
+    link_code: dict[str, Any] | None
+
+    def tell(self, text: str, error: bool = False) -> None: ...
 
 
 def _codes(value: Any) -> list[str]:

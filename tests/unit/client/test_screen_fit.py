@@ -20,8 +20,8 @@ from client.state import RaceState, apply
 from client.text import text_lines, width_of
 from tests.support.samples import VIEWS
 from tests.support.serverdata import VARIANTS
-from tests.unit.client.test_competition import daily_results, in_daily_room, info, revealed
 from tests.unit.client import test_devices as devices_state
+from tests.unit.client.test_competition import daily_results, in_daily_room, info, revealed
 from tests.unit.client.test_competition import lobby as lobby_state
 from tests.unit.client.test_screen import T0, racing
 
