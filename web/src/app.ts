@@ -8,7 +8,7 @@ import { State, mode } from "./state";
 import { type Msg, int, obj } from "./wire";
 
 export type Screen = "menu" | "pick" | "join" | "watch" | "ghost" | "claim" | "solo" | "boards"
-  | "board" | "arenas" | "name";
+  | "board" | "arenas" | "name" | "devices";
 export type Purpose = "quick" | "create" | "browse" | "daily" | "solo" | "board-daily" | "board-wins";
 
 export type UI = {
@@ -46,8 +46,12 @@ export class App {
         this.send({ t: "arena_join", id: this.state.arenaRejoin });
         this.state.arenaRejoin = "";
       }
-    } else if (msg.t === "claimed" && this.state.claimedKey) {
+    } else if ((msg.t === "claimed" || msg.t === "linked" || msg.t === "rotated") && this.state.claimedKey) {
+      // the name's key for this browser: kept, and the name played under from now on
       keepKey(this.state.claimedKey.name, this.state.claimedKey.key);
+      this.conn.adopt(this.state.claimedKey.name);
+      if (msg.t === "claimed") this.ui = { ...this.ui, screen: "devices" }; // its recovery codes, once
+      if (msg.t !== "rotated") this.send({ t: "devices" }); // the devices screen lists them at once
     } else if (msg.t === "board_changed" && this.state.board) {
       this.askBoard(String(this.state.board.kind ?? "rating"), String(this.state.board.variant ?? ""));
     } else if (msg.t === "rematch") {

@@ -2,6 +2,7 @@
 // variant picker, the one-line forms (a code, a name, a deal number), the
 // boards and the arenas.
 import type { App, Purpose, Screen } from "./app";
+import { devicesScreen } from "./devices";
 import { button, clock, h } from "./dom";
 import type { Dict } from "./state";
 import { int, list, obj } from "./wire";
@@ -18,6 +19,7 @@ export const MENU: [string, string, string, () => [Screen, Purpose?]][] = [
   ["w", "Watch a race", "a room's code: every player's counts, live", () => ["watch"]],
   ["g", "Race a ghost", "a finished race's code: race its recorded run", () => ["ghost"]],
   ["a", "Arenas", "timed events: a new race after each race", () => ["arenas"]],
+  ["d", "Devices", "link a new device, revoke one, recovery codes", () => ["devices"]],
 ];
 
 const TITLES: Record<Purpose, string> = {
@@ -31,6 +33,7 @@ export function open(app: App, screen: Screen, purpose?: Purpose): void {
   app.ui = { ...app.ui, screen, purpose: purpose ?? app.ui.purpose, note: "" };
   app.state.tell("");
   if (screen === "arenas") app.send({ t: "arenas" });
+  if (screen === "devices" && app.state.identified) app.send({ t: "devices" });
   app.draw();
 }
 
@@ -132,6 +135,8 @@ export function drawLobby(app: App): HTMLElement {
       s.identified ? h("p", {}, `${s.identified} is already yours on this server.`) : "",
       form(app, "Name", "claim", app.conn.name, (name) => app.send({ t: "claim", name }),
         "its key is kept in this browser's storage"));
+  } else if (ui.screen === "devices") {
+    devicesScreen(app, main, back(app));
   } else if (ui.screen === "name") {
     main.append(h("h2", {}, "Your name"),
       form(app, "Name", "name", app.conn.name, (name) => { app.conn.rename(name.slice(0, 24)); open(app, "menu"); },
