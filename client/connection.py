@@ -161,7 +161,7 @@ class ClientSession(Requests):
             ws = await connect(self.url, open_timeout=self.open_timeout, compression=None,
                                max_size=4 * MAX_FRAME_BYTES)
             hello: dict[str, Any] = {"t": "hello", "proto": PROTOCOL_VERSION, "name": self.name}
-            redeem, self.redeem_at_start = self.redeem_at_start, None
+            redeem = self.redeem_at_start  # given up once sent: a failed attempt keeps it
             if redeem is not None:  # a guest's hello: the name is claimed and this device has no key
                 hello = {"t": "hello", "proto": PROTOCOL_VERSION}
             if self.token and redeem is None:
@@ -205,6 +205,7 @@ class ClientSession(Requests):
             if redeem is not None and first.get("t") == "welcome":
                 await ws.send(encode({"t": redeem[0], "name": self.name, "code": redeem[1][:32],
                                       "label": device_label()}))
+                self.redeem_at_start = None
             return ws
 
     def _learn_server_id(self, server_id: Any) -> None:
