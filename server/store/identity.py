@@ -26,12 +26,15 @@ Guard = Callable[[Awaitable[Any]], Awaitable[Any]]
 LEGACY_ID = "k0"  # the id given to the key of a name claimed before device keys
 MOVED = "moved"  # user.key once the key the name was claimed with proves nothing
 
-# Give KEYS[i] for i in 2..n the TTL of KEYS[1] (the name's hash): none if it has none.
+# Give KEYS[i] for i in 2..n the TTL of KEYS[1] (the name's hash): none if it has none,
+# and gone with it if it has lapsed (a script running as the two expire leaves no orphan).
 _SYNC_TTL = """
 local function sync_ttl(n)
   local ttl = redis.call('PTTL', KEYS[1])
   for i = 2, n do
-    if ttl > 0 then redis.call('PEXPIRE', KEYS[i], ttl) else redis.call('PERSIST', KEYS[i]) end
+    if ttl > 0 then redis.call('PEXPIRE', KEYS[i], ttl)
+    elseif ttl == -1 then redis.call('PERSIST', KEYS[i])
+    else redis.call('DEL', KEYS[i]) end
   end
 end
 local function find_id(id)

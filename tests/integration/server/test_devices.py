@@ -12,6 +12,7 @@ import pytest
 import redis.asyncio as aioredis
 
 from server.rooms import identity as identity_module
+from server.store.identity import Device
 from tests.integration.server.test_refusals import everything
 from tests.support.bot import Bot
 from tests.support.servers import ServerFactory, close_all, txt, ws_url
@@ -329,3 +330,16 @@ def _strings(value: Any) -> list[str]:
     if isinstance(value, list):
         return [s for v in value for s in _strings(v)]
     return []
+
+
+async def test_a_key_used_as_its_name_lapses_leaves_no_key_behind(server: Any, rdb: aioredis.Redis) -> None:
+    """The name's hash gone, its device keys still there for a moment (they expire
+    together): a use of a key then takes its keys with the name, never keeps them."""
+    store = server.competition.identity.store
+    name = fresh("gone")
+    base = f"user:{{{name.casefold()}}}"
+    key = "k" * 32
+    await rdb.hset(f"{base}:keys", hashlib.sha256(key.encode()).hexdigest(), "ab12cd34 1 1 laptop")
+    await store.touch(name, hashlib.sha256(key.encode()).hexdigest(), 5, 3600,
+                      Device("k0", 5, 5, "first device"))
+    assert await rdb.exists(f"{base}:keys") == 0
