@@ -52,13 +52,19 @@ async def key_refused(url: str, name: str, key: str) -> None:
     await bot.close()
 
 
+async def store(rdb: aioredis.Redis) -> dict[str, Any]:
+    """The whole store but the seasons' keys: a server closes the season before
+    its first on its own clock, answering no message (server/rooms/ladder.py)."""
+    return {k: v for k, v in (await everything(rdb)).items() if not k.startswith("season")}
+
+
 async def refused(bot: Bot, message: dict[str, Any], code: str, rdb: aioredis.Redis) -> dict[str, Any]:
     """Send ``message``, expect the error ``code``, and check the store did not change."""
-    before = await everything(rdb)
+    before = await store(rdb)
     await bot.send(message)
     answer = await bot.expect("error")
     assert answer["code"] == code, answer
-    assert await everything(rdb) == before, message
+    assert await store(rdb) == before, message
     return answer
 
 
