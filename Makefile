@@ -19,6 +19,7 @@ CORE_SRC := $(shell find server/game -name '*.py') $(SERVER_SRC)
 PURE_TESTS := tests/unit/game tests/unit/cli/test_cli.py tests/unit/ops/test_corebuild.py \
 	tests/unit/race/test_daily.py tests/unit/wire/test_viewcodec.py tests/unit/wire/test_protocol.py \
 	tests/unit/net/test_outbox.py tests/unit/rooms/test_progress_throttle.py tests/unit/ops/test_aio.py \
+	tests/unit/ops/test_guess_limits.py \
 	tests/unit/race/test_progress_bytes.py tests/integration/server/test_sansio_fast_frames.py \
 	tests/e2e/test_both_paths_process.py tests/e2e/test_cli_console.py tests/e2e/test_corebuild_process.py
 

@@ -134,6 +134,12 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
                         "kept once the server takes it. $PATIENCE_KEY works too")
     p.add_argument("--ask-key", action="store_true", help="type the key of your claimed name at a prompt")
     p.add_argument("--key", default=None, help=argparse.SUPPRESS)  # visible in ps: warned against
+    p.add_argument("--link", default=None, metavar="CODE",
+                   help="give this computer a key of --name's own with a link code made on a device where "
+                        "you play under it (d in its lobby, then l)")
+    p.add_argument("--recover", default=None, metavar="CODE",
+                   help="take --name back with one of its recovery codes (each works once; every other "
+                        "device's key is revoked)")
     p.add_argument("--config-dir", default=None, help=argparse.SUPPRESS)  # tests: where tokens live
     args = p.parse_args(argv)
     name = (args.name if args.name is not None else _default_name()).strip()
@@ -141,6 +147,8 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
         p.error("--name must be 1 to 24 characters")
     args.name = name
     args.key = _read_key(p, args)
+    if args.link and args.recover:
+        p.error("give --link or --recover, not both")
     if "://" not in args.server:  # host:port is enough
         args.server = "ws://" + args.server
     return args
@@ -357,7 +365,9 @@ async def run(args: argparse.Namespace) -> int:
     session = ClientSession(args.server, args.name, tokens=TokenStore(args.config_dir),
                             keys=KeyStore(args.config_dir), commitments=CommitmentBook(args.config_dir),
                             servers=ServerBook(args.config_dir),
-                            key=args.key, device=install_id(args.config_dir))
+                            key=args.key, device=install_id(args.config_dir),
+                            redeem=("link", args.link) if args.link else
+                            ("recover", args.recover) if args.recover else None)
     try:
         # the terminal library loads in a thread while the handshake waits on the network
         await asyncio.gather(session.connect(), asyncio.to_thread(_preload_ui))

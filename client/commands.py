@@ -114,6 +114,20 @@ async def _arena_leave(d: Doer, c: Command) -> None:
     await d.session.send({"t": "arenas"})
 
 
+# -- devices ---------------------------------------------------------------------------------
+async def _revoke(d: Doer, c: Command) -> None:
+    """The device with that number in the list on screen."""
+    listed = d.session.state.devices
+    if not 1 <= c.num <= len(listed) or not isinstance(listed[c.num - 1].get("id"), str):
+        d.session.state.tell("no device has that number in the list", error=True)
+        return
+    await d.session.send({"t": "revoke", "id": listed[c.num - 1]["id"]})
+
+
+async def _codes_seen(d: Doer, c: Command) -> None:
+    d.session.state.recovery_codes = []  # shown once: gone from memory too
+
+
 def _sends(kind: str, field: str = "") -> Run:
     """A command that sends one message of ``kind``, with the command's ``arg`` as ``field``."""
     async def send(d: Doer, c: Command) -> None:
@@ -151,4 +165,11 @@ COMMANDS: Final[dict[str, Run]] = {
     "arena_join": _sends("arena_join", "id"),
     "arena_info": _sends("arena_info", "id"),
     "arena_leave": _arena_leave,
+    "devices": _sends("devices"),
+    "link_code": _sends("link_code"),
+    "rotate_key": _sends("rotate_key"),
+    "recovery_codes": _sends("recovery_codes"),
+    "revoke": _revoke,
+    "codes_seen": _codes_seen,
+    "redeem": lambda d, c: d.session.redeem(c.kind, c.scope, c.arg),  # kind: link or recover; scope: the name
 }

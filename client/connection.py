@@ -37,7 +37,7 @@ from server.wire.protocol import MAX_FRAME_BYTES, MAX_NAME_CHARS, PROTOCOL_VERSI
 
 from .competition import board_id
 from .config import CommitmentBook, KeyStore, ServerBook, TokenStore, where
-from .requests import Requests, now_ms
+from .requests import Requests, device_label, now_ms
 from .state import BOARD_PAGE, RaceState, apply, mode
 from .wire import NameTaken, ServerUnreachable, decode_server, describe_failure, name_taken_sentence
 
@@ -79,10 +79,13 @@ class ClientSession(Requests):
         backoff_max: float = 8.0,
         open_timeout: float = 5.0,
         resume: bool = True,
+        redeem: tuple[str, str] | None = None,
     ) -> None:
         self.url = url
         self.name = name[:MAX_NAME_CHARS] or "player"
         self.device = device  # this install's id (config.install_id), sent in every hello
+        # ("link" or "recover", code): said as a guest first, then redeemed for the name
+        self.redeem_at_start = redeem
         self.tokens = tokens if tokens is not None else TokenStore.in_memory()
         self.on_change = on_change
         self.backoff_initial = backoff_initial
@@ -158,9 +161,12 @@ class ClientSession(Requests):
             ws = await connect(self.url, open_timeout=self.open_timeout, compression=None,
                                max_size=4 * MAX_FRAME_BYTES)
             hello: dict[str, Any] = {"t": "hello", "proto": PROTOCOL_VERSION, "name": self.name}
-            if self.token:
+            redeem = self.redeem_at_start  # given up once sent: a failed attempt keeps it
+            if redeem is not None:  # a guest's hello: the name is claimed and this device has no key
+                hello = {"t": "hello", "proto": PROTOCOL_VERSION}
+            if self.token and redeem is None:
                 hello["token"] = self.token
-            if self.key:
+            if self.key and redeem is None:
                 hello["key"] = self.key
             if self.device:
                 hello["device"] = self.device[:64]
@@ -190,12 +196,16 @@ class ClientSession(Requests):
             self._ws = ws
             if first.get("t") == "welcome":
                 self._learn_server_id(first.get("server_id"))
-            if first.get("t") == "welcome" and self.key:
+            if first.get("t") == "welcome" and self.key and redeem is None:
                 self.state.claimed = True  # the server took the name's key
                 if self._key_given:
                     self.keys.save(self.where, self.name, self.key)
                     self._key_given = False
             self._handle(first)
+            if redeem is not None and first.get("t") == "welcome":
+                await ws.send(encode({"t": redeem[0], "name": self.name, "code": redeem[1][:32],
+                                      "label": device_label()}))
+                self.redeem_at_start = None
             return ws
 
     def _learn_server_id(self, server_id: Any) -> None:
@@ -284,7 +294,7 @@ class ClientSession(Requests):
         if kind == "joined" and isinstance(msg.get("token"), str):
             self.token = msg["token"]
             self.tokens.save(self.url, self.name, msg["token"])
-        elif kind == "claimed":
+        elif kind in ("claimed", "linked", "rotated"):
             self._claimed(msg)
         elif kind == "daily_info":
             self._note_commitments(msg)
@@ -301,6 +311,7 @@ class ClientSession(Requests):
         self._changed_now()
 
     def _claimed(self, msg: dict[str, Any]) -> None:
+        """A key for the name: claimed, linked to this device, or this device's replaced."""
         name, key = msg.get("name"), msg.get("key")
         if not isinstance(name, str) or not name or not isinstance(key, str) or not key:
             return

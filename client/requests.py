@@ -52,7 +52,14 @@ class Requests:
 
     async def claim(self, name: str | None = None) -> bool:
         """Claim a name (this one by default): ``claimed`` brings its key, which is kept."""
-        return await self.send({"t": "claim", "name": (name or self.name)[:MAX_NAME_CHARS]})
+        return await self.send({"t": "claim", "name": (name or self.name)[:MAX_NAME_CHARS],
+                                "label": device_label()})
+
+    async def redeem(self, how: str, name: str, code: str) -> bool:
+        """``link`` (a link code from a signed-in device) or ``recover`` (a recovery
+        code): this connection then plays as ``name``, and ``linked`` brings its key."""
+        return await self.send({"t": how, "name": name[:MAX_NAME_CHARS], "code": code.strip()[:32],
+                                "label": device_label()})
 
     async def daily_info(self, variant: str) -> bool:
         return await self.send({"t": "daily_info", "variant": variant})
@@ -85,3 +92,10 @@ class Requests:
         seq = self.next_seq()
         sent = await self.send({"t": "resign", "seq": seq})
         return seq if sent else None
+
+
+def device_label() -> str:
+    """How this device is listed among the name's devices: the machine's name."""
+    import platform
+
+    return f"terminal on {platform.node() or 'this computer'}"[:32]

@@ -24,6 +24,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Final, NamedTuple
 
+from .devices import REDUCERS as DEVICE_REDUCERS
 from .variants import Variant, variants_from
 
 __all__ = [
@@ -81,6 +82,9 @@ class RaceState:
     last_error: str = ""  # code of the last error message
     errors_seen: int = 0  # error messages so far (a macro waiting for an answer counts them)
     claimed: bool = False  # this connection plays a claimed name (it sent the name's key)
+    recovery_codes: list[str] = field(default_factory=list)  # shown once, until the player saw them
+    devices: list[dict[str, Any]] = field(default_factory=list)  # the name's device keys, last listed
+    link_code: dict[str, Any] | None = None  # the last link code made here: {code, expires_at}
     daily_info: dict[str, dict[str, Any]] = field(default_factory=dict)  # by variant
     seen_commitments: dict[str, str] = field(default_factory=dict)  # "DATE|VARIANT" -> first seen
     board: dict[str, Any] | None = None  # the last board page
@@ -295,14 +299,6 @@ def _rematch(state: RaceState, msg: dict[str, Any]) -> None:
         state.tell(f"rematch in room {code}")
 
 
-def _claimed(state: RaceState, msg: dict[str, Any]) -> None:
-    name = msg.get("name")
-    if isinstance(name, str) and name:
-        state.name = name
-        state.claimed = True
-        state.tell(f"the name {name} is yours on this server: its key is kept on this computer")
-
-
 def _daily_info(state: RaceState, msg: dict[str, Any]) -> None:
     variant = msg.get("variant")
     if isinstance(variant, str):
@@ -359,7 +355,7 @@ REDUCERS: Final[dict[str, Reducer]] = {
     "replay": _replay,
     "rematch_offer": _rematch_offer,
     "rematch": _rematch,
-    "claimed": _claimed,
+    **DEVICE_REDUCERS,  # claimed, linked, devices, ... (client/devices.py)
     "daily_info": _daily_info,
     "board": _board,
     "arenas": _arenas,

@@ -22,6 +22,7 @@ LOBBY_ITEMS: Final = (
     ("w", "Watch a race", "a room's code: every player's counts, live"),
     ("g", "Race a ghost", "a finished race's code: race its recorded run"),
     ("a", "Arenas", "timed events: a new race after each race"),
+    ("d", "Devices", "link a new device, revoke one, recovery codes"),
     ("q", "Quit", ""),
 )
 BOARD_ITEMS: Final = (
@@ -73,7 +74,7 @@ def context_of(state: RaceState) -> Context:
 class UI:
     """The client's own interface state (menus, selection, input line)."""
 
-    menu: str = "main"  # lobby: main | pick | daily | boards | board | arenas
+    menu: str = "main"  # lobby: main | pick | daily | boards | board | arenas | devices
     purpose: str = ""  # pick: quick | create | browse | daily | board-daily | board-rating | board-wins
     cursor: int = 0
     variant: str = ""  # the variant picked for create, the daily or a board
@@ -89,6 +90,7 @@ class UI:
     confirm: str = ""  # resign | quit: waiting for y
     note: str = ""  # a local hint
     digits: str = ""  # a number being typed in the variant picker (``1`` of ``12``)
+    target: str = ""  # the name a link or recovery code is for, while the code is typed
 
 
 def settle(ui: UI, mode: str = "") -> UI:

@@ -24,9 +24,11 @@ class NameTaken(ServerUnreachable):
 def name_taken_sentence(name: str, url: str, sent_key: bool) -> str:
     if sent_key:
         return (f"The name {name!r} is claimed on {url} and it refused the key kept for it: "
-                "start with another --name, or give the right key with --key-file.")
+                "start with another --name, or give the right key with --key-file, or link this computer "
+                "with --link CODE (a link code from a device that plays the name) or --recover CODE.")
     return (f"The name {name!r} is claimed on {url} by someone else: start with another --name, "
-            "or, if it is yours, give its key with --key-file (or $PATIENCE_KEY).")
+            "or, if it is yours, give its key with --key-file (or $PATIENCE_KEY), or link this computer "
+            "with --link CODE or --recover CODE.")
 
 
 def decode_server(frame: bytes | str) -> dict[str, Any]:

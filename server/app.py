@@ -50,7 +50,15 @@ from .ops.aio import stop_others
 from .ops.clock import now_ms
 from .ops.config import Settings
 from .ops.corebuild import rules_core
-from .ops.limits import Address, AddressBook, ConnectionLimits, Limits, client_address, parse_networks
+from .ops.limits import (
+    Address,
+    AddressBook,
+    ConnectionLimits,
+    Limits,
+    NameBook,
+    client_address,
+    parse_networks,
+)
 from .ops.loopprobe import LoopProbe
 from .rooms.arenas import ArenaRunner
 from .rooms.bots.seat import BotRoster
@@ -109,7 +117,8 @@ class RaceServer:
             connections=settings.connections_per_address,
             messages_per_2s=settings.address_rate_per_2s,
             rooms_per_min=settings.rooms_per_minute, claims_per_hour=settings.claims_per_hour,
-            join_penalty_s=settings.join_penalty_ms / 1000))
+            join_penalty_s=settings.join_penalty_ms / 1000, guesses_per_hour=settings.guesses_per_hour))
+        self.names = NameBook()  # code guesses per name (docs/design/identity.md)
         self.trusted_proxies = parse_networks(settings.trusted_proxies)
         # the public read API (server/api/): its own per-address budget, the same address keys
         self.api = ReadApi(self.service, self.arenas, AddressBook(Limits(
@@ -135,7 +144,8 @@ class RaceServer:
         return Outbox(LoopbackSocket(deliver))
 
     def _endpoint(self, outbox: Outbox, address: Address) -> Endpoint:
-        return PlayerEndpoint(Player(self.service, outbox, ConnectionLimits(address)), self.arenas,
+        return PlayerEndpoint(Player(self.service, outbox, ConnectionLimits(address, names=self.names)),
+                              self.arenas,
                               dispatch)
 
     def address_of(self, connection: Handshake, request: Request) -> str:

@@ -15,7 +15,22 @@ from typing import Any, Final
 from ..state import RaceState, is_solo, mode
 from ..text import Out, Screen
 from ..ui import UI, Command, Context
-from . import arena, boards, daily, help, line, lobby, picker, race, replay, results, room, solo, watch
+from . import (
+    arena,
+    boards,
+    daily,
+    devices,
+    help,
+    line,
+    lobby,
+    picker,
+    race,
+    replay,
+    results,
+    room,
+    solo,
+    watch,
+)
 from .base import At, Keys, ScreenDef
 
 __all__ = ["LOBBY_MENUS", "SCREENS", "press", "render", "screen_of"]
@@ -27,6 +42,8 @@ SCREENS: Final[dict[str, ScreenDef]] = {
     "boards": ScreenDef(boards.press_menu, boards.draw_menu),
     "board": ScreenDef(boards.press_page, boards.draw_page),
     "arena": ScreenDef(arena.press, arena.draw),
+    "devices": ScreenDef(devices.press, devices.draw),
+    "codes": ScreenDef(devices.press_codes, devices.draw_codes),
     "room": ScreenDef(room.press, room.draw),
     "watch": ScreenDef(watch.press, watch.draw),
     "race": ScreenDef(race.press, race.draw),
@@ -38,7 +55,7 @@ SCREENS: Final[dict[str, ScreenDef]] = {
 
 # the lobby's screens by ``UI.menu`` (any other menu is the main one)
 LOBBY_MENUS: Final = {"main": "lobby", "pick": "pick", "daily": "daily", "boards": "boards",
-                      "board": "board", "arenas": "arena"}
+                      "board": "board", "arenas": "arena", "devices": "devices"}
 
 _ASCII: Final = str.maketrans({"\u00b7": "-", "\u2026": "...", "\u2500": "-", "\u00d7": "x",
                                "\u2588": "#", "\u2591": "-"})
@@ -49,6 +66,8 @@ def screen_of(state: RaceState, ui: UI, current: str) -> str:
     if ui.help:
         return "help"
     if current == "lobby":
+        if state.recovery_codes:  # shown once, before anything else, until Enter
+            return "codes"
         return "arena" if arena.member(state) else LOBBY_MENUS.get(ui.menu, "lobby")
     if current in ("room", "countdown"):
         return "watch" if watch.watching(state) else "room"

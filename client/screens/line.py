@@ -28,6 +28,11 @@ PROMPTS: Final = {
     "deal": "deal number (PySolFC's; Enter for a random one): ",
     "watch": "room code to watch: ",
     "ghost": "room code of a finished race (then a player's number, else 1st place): ",
+    "link_name": "name to link this device to: ",
+    "link": "link code (from a device that plays the name): ",
+    "recover_name": "name to recover: ",
+    "recover": "recovery code: ",
+    "revoke": "number of the device to revoke: ",
 }
 
 
@@ -102,7 +107,38 @@ def _ghost(ui: UI, value: str) -> Keys:
     return replace(_back_to_menu(ui), note=f"racing a ghost of room {code}"), [Command("ghost", code, n)]
 
 
+def _redeem_name(how: str) -> Callable[[UI, str], Keys]:
+    """The name a link or recovery code is for; the code comes next."""
+    def named(ui: UI, value: str) -> Keys:
+        if not value:
+            return _closed(ui), []
+        if len(value) > MAX_NAME:
+            return replace(ui, note=f"a name has 1 to {MAX_NAME} characters"), []
+        return replace(ui, text="", text_purpose=how, target=value, note=""), []
+    return named
+
+
+def _redeem(ui: UI, value: str) -> Keys:
+    if not value:
+        return replace(_closed(ui), target=""), []
+    how = ui.text_purpose
+    return replace(_closed(ui), target="", note=""), [Command("redeem", value, kind=how, scope=ui.target)]
+
+
+def _revoke(ui: UI, value: str) -> Keys:
+    if not value:
+        return _closed(ui), []
+    if not value.isdigit() or not 1 <= int(value) <= 10:
+        return replace(ui, text="", note="the device's number in the list"), []
+    return replace(_closed(ui), note=""), [Command("revoke", num=int(value))]
+
+
 ENTER: Final[dict[str, Callable[[UI, str], Keys]]] = {
+    "link_name": _redeem_name("link"),
+    "link": _redeem,
+    "recover_name": _redeem_name("recover"),
+    "recover": _redeem,
+    "revoke": _revoke,
     "move": _move,
     "code": _code,
     "name": _name,

@@ -45,6 +45,8 @@ MENU: Final[dict[str, Callable[[UI, Context], Keys]]] = {
     "w": lambda ui, ctx: (open_text(ui, "watch"), []),
     "g": lambda ui, ctx: (open_text(ui, "ghost"), []),
     "a": lambda ui, ctx: (replace(ui, menu="arenas", cursor=0, note=""), [Command("arenas")]),
+    "d": lambda ui, ctx: (replace(ui, menu="devices", cursor=0, note=""),
+                          [Command("devices")] if ctx.claimed else []),
     "q": lambda ui, ctx: (ui, [Command("quit")]),
 }
 

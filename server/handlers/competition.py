@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import hmac
-import secrets
 from typing import Any
 
 from ..game.variants import get_rules, variant_ids
 from ..rooms.competition import board_date
-from ..rooms.player import Player, clean_name, token_hash
+from ..rooms.player import Player, clean_name
 from ..rooms.service import RoomService
 from ..wire.protocol import ProtocolError
 from .common import spend_claim, spend_room, variant_id
@@ -16,15 +14,15 @@ from .common import spend_claim, spend_room, variant_id
 BOARD_KINDS = ("daily", "rating", "wins")
 
 
-async def check_name(service: RoomService, name: str, key: str | None) -> str | None:
-    """The claimed name a key proves, or None for a guest's (unclaimed) name;
-    a claimed name with a wrong or missing key is refused."""
-    stored = await service.competition.name_key_hash(name)
-    if stored is None:
+async def check_name(service: RoomService, name: str, key: str | None) -> tuple[str, str] | None:
+    """(the claimed name a key proves, the id of that device key), or None for
+    a guest's (unclaimed) name; a claimed name with a wrong or missing key is refused."""
+    claimed, key_id = await service.competition.identity.prove(name, key)
+    if not claimed:
         return None
-    if key is None or not hmac.compare_digest(stored, token_hash(key)):
+    if key_id is None:
         raise ProtocolError("name_taken", f"the name {name!r} is claimed: send its key, or pick another")
-    return name
+    return name, key_id
 
 
 async def on_claim(player: Player, msg: dict[str, Any]) -> None:
@@ -32,16 +30,17 @@ async def on_claim(player: Player, msg: dict[str, Any]) -> None:
     if player.identified is not None:
         raise ProtocolError("name_taken", f"this connection already plays as {player.identified}")
     spend_claim(player)
-    key = secrets.token_urlsafe(24)
     service = player.service
-    if not await service.competition.claim_name(name, token_hash(key),
-                                                service.settings.name_ttl_days):
+    made = await service.competition.identity.claim(name, msg.get("label"), service.settings.name_ttl_days)
+    if made is None:
         raise ProtocolError("name_taken", f"the name {name!r} is already claimed")
+    key, key_id, codes = made
     player.identified = player.name = name
+    player.key_id = key_id
     today = service.competition.today()
     await service.competition.adopt_attempts(today, variant_ids(), name, player.device,
                                              {v for d, v in player.practised if d == today})
-    player.send({"t": "claimed", "name": name, "key": key})
+    player.send({"t": "claimed", "name": name, "key": key, "device": key_id, "recovery": codes})
 
 
 async def on_daily(player: Player, msg: dict[str, Any]) -> None:

@@ -50,17 +50,18 @@ async def on_hello(player: Player, msg: dict[str, Any]) -> None:
         raise ProtocolError("old_protocol", f"this server speaks protocol {PROTOCOL_VERSION}, "
                             f"the client {msg['proto']}: please upgrade the client")
     name = clean_name(msg.get("name"))
-    identified = await check_name(player.service, name, msg.get("key")) if msg.get("name") else None
+    proved = await check_name(player.service, name, msg.get("key")) if msg.get("name") else None
     token = msg.get("token")
     if token:
         code, n, secret = parse_token(token)
         stored = await player.service.seat_token_hash(code, n)
         if stored is None or not hmac.compare_digest(stored, token_hash(secret)):
             raise ProtocolError("bad_token", "the resume token is unknown or expired")
+    identified, key_id = proved if proved is not None else (None, None)
     if identified is not None:  # accepted: a name in use stays claimed (docs/reference/storage.md)
-        await player.service.competition.touch_name(identified,
-                                                   player.service.settings.name_ttl_days)
-    player.name, player.identified = name, identified
+        await player.service.competition.identity.touch(identified, msg["key"],
+                                                        player.service.settings.name_ttl_days)
+    player.name, player.identified, player.key_id = name, identified, key_id
     # the install id is kept hashed: it is the client's secret, only counted here
     player.device = token_hash(msg["device"]) if msg.get("device") else None
     player.hello = True

@@ -69,6 +69,7 @@ class Settings:
     address_rate_per_2s: int = 240
     rooms_per_minute: int = 30
     claims_per_hour: int = 20
+    guesses_per_hour: int = 30  # link and recovery codes an address may try (docs/design/identity.md)
     join_penalty_ms: int = 500
     api_rate_per_2s: int = 20  # read API requests per address per 2 s (docs/reference/http-api.md)
     name_ttl_days: int = 30
@@ -130,6 +131,7 @@ class Settings:
             address_rate_per_2s=_int(e, "PATIENCE_ADDRESS_RATE_PER_2S", 240, 1, 10**7),
             rooms_per_minute=_int(e, "PATIENCE_ROOMS_PER_MINUTE", 30, 1, 10**6),
             claims_per_hour=_int(e, "PATIENCE_CLAIMS_PER_HOUR", 20, 1, 10**6),
+            guesses_per_hour=_int(e, "PATIENCE_GUESSES_PER_HOUR", 30, 1, 10**6),
             join_penalty_ms=_int(e, "PATIENCE_JOIN_PENALTY_MS", 500, 0, 60_000),
             api_rate_per_2s=_int(e, "PATIENCE_API_RATE_PER_2S", 20, 1, 10**6),
             name_ttl_days=_int(e, "PATIENCE_NAME_TTL_DAYS", 30, 1, 3650),

@@ -46,6 +46,12 @@ ADDRESS_TABLE_MAX = 16_384
 # A connection's own share of the address's room budget: a third of it, so
 # one connection alone cannot spend it all.
 CONNECTION_SHARE = 3
+# Guesses of a link or recovery code against one name, per process: a burst
+# and a refill an hour. docs/design/identity.md works out why guessing a code
+# takes far longer than it lives at these rates.
+NAME_GUESSES_BURST = 4
+NAME_GUESSES_PER_HOUR = 12
+NAME_TABLE_MAX = 16_384
 
 
 class Bucket:
@@ -101,10 +107,15 @@ class Limits:
     rooms_per_min: int = 30
     claims_per_hour: int = 20
     join_penalty_s: float = JOIN_PENALTY_BASE_S  # the first wait after an unknown code
+    guesses_per_hour: int = 30  # link and recovery codes tried, whatever the name
 
     @property
     def claims_burst(self) -> int:
         return max(1, self.claims_per_hour // 4)
+
+    @property
+    def guesses_burst(self) -> int:
+        return max(1, self.guesses_per_hour // 3)
 
     @property
     def connection_rooms_per_min(self) -> int:
@@ -114,8 +125,8 @@ class Limits:
 class Address:
     """What one process remembers about one client address."""
 
-    __slots__ = ("key", "limits", "connections", "messages", "rooms", "claims", "join_fails",
-                 "last_fail", "join_open_at", "seen")
+    __slots__ = ("key", "limits", "connections", "messages", "rooms", "claims", "guesses",
+                 "join_fails", "last_fail", "join_open_at", "seen")
 
     def __init__(self, key: str, limits: Limits, now: float) -> None:
         self.key = key
@@ -124,6 +135,7 @@ class Address:
         self.messages = Bucket(limits.messages_per_2s, limits.messages_per_2s / 2, now)
         self.rooms = Bucket(limits.rooms_per_min, limits.rooms_per_min / 60, now)
         self.claims = Bucket(limits.claims_burst, limits.claims_per_hour / 3600, now)
+        self.guesses = Bucket(limits.guesses_burst, limits.guesses_per_hour / 3600, now)
         self.join_fails = 0
         self.last_fail = 0.0
         self.join_open_at = 0.0
@@ -192,14 +204,52 @@ class AddressBook:
                 self._table.popitem(last=False)
 
 
+class NameBook:
+    """Each name's budget of code guesses in this process, least recently
+    guessed first. Bounded like the address table: a flood of guesses at
+    distinct names costs a fixed amount of memory, and a name forgotten has
+    refilled by then anyway."""
+
+    def __init__(self, clock: Clock = time.monotonic, max_entries: int = NAME_TABLE_MAX,
+                 burst: int = NAME_GUESSES_BURST, per_hour: int = NAME_GUESSES_PER_HOUR) -> None:
+        self.clock = clock
+        self.max_entries = max_entries
+        self.burst = burst
+        self.rate = per_hour / 3600
+        self.idle_s = burst / self.rate if self.rate > 0 else float("inf")  # full again by then
+        self._table: OrderedDict[str, Bucket] = OrderedDict()
+
+    def __len__(self) -> int:
+        return len(self._table)
+
+    def bucket(self, name: str, now: float) -> Bucket:
+        key = name.casefold()
+        while self._table:  # the idle ones first: they would be full again
+            oldest = next(iter(self._table.values()))
+            if now - oldest.stamp <= self.idle_s:
+                break
+            self._table.popitem(last=False)
+        entry = self._table.get(key)
+        if entry is None:
+            entry = self._table[key] = Bucket(self.burst, self.rate, now)
+            while len(self._table) > self.max_entries:
+                self._table.popitem(last=False)
+        else:
+            self._table.move_to_end(key)
+        return entry
+
+
 class ConnectionLimits:
     """The budgets one connection spends: its own and its address's."""
 
-    __slots__ = ("address", "clock", "rooms")
+    __slots__ = ("address", "clock", "rooms", "names")
 
-    def __init__(self, address: Address, clock: Clock = time.monotonic) -> None:
+    def __init__(self, address: Address, clock: Clock = time.monotonic,
+                 names: NameBook | None = None) -> None:
         self.address = address
         self.clock = clock
+        # code guesses per name: shared by every connection of this process
+        self.names = names if names is not None else NameBook(clock)
         per_min = address.limits.connection_rooms_per_min
         self.rooms = Bucket(per_min, per_min / 60, clock())
 
@@ -226,6 +276,24 @@ class ConnectionLimits:
             self.address.claims.take(now)
         return wait
 
+    def take_key_change(self) -> float:
+        """Spend one change of a name's keys or codes (a link code, a new key,
+        new recovery codes, a revocation) from the address's claims budget;
+        returns 0, or the seconds to wait (nothing spent)."""
+        return self.take_claim()
+
+    def take_guess(self, name: str) -> float:
+        """Spend one guess of a link or recovery code for ``name``, from the
+        address's guesses and the name's; returns 0, or the seconds to wait
+        (nothing spent from either)."""
+        now = self.clock()
+        per_name = self.names.bucket(name, now)
+        wait = max(self.address.guesses.wait(now), per_name.wait(now))
+        if wait == 0:
+            self.address.guesses.take(now)
+            per_name.take(now)
+        return wait
+
     def join_wait(self) -> float:
         return self.address.join_wait(self.clock())
 
@@ -237,7 +305,7 @@ def unlimited() -> ConnectionLimits:
     """Budgets no test or tool will exhaust (for a Player made without a connection)."""
     huge = 10**9
     limits = Limits(connections=huge, messages_per_2s=huge, rooms_per_min=huge, claims_per_hour=huge,
-                    join_penalty_s=0.0)
+                    join_penalty_s=0.0, guesses_per_hour=huge)
     return ConnectionLimits(Address("local", limits, time.monotonic()))
 
 

@@ -27,6 +27,7 @@ from ..race.rules import one_seat_each
 from ..race.seasons import MONTH
 from ..store.boards import DAILY_TTL_S, BoardStore
 from ..store.rooms import RoomStore
+from .identity import Identity
 from .ladder import NEIGHBOURS, Ladder
 
 log = logging.getLogger("patience.competition")
@@ -81,6 +82,7 @@ class Competition:
         self.rooms = rooms
         self.boards = boards
         self.ladder = Ladder(boards, clock, season_days)
+        self.identity = Identity(boards.identity, clock)  # device keys and codes of claimed names
         self.secret = secret.encode()
         self.clock = clock
         self.solve_budget = solve_budget
@@ -158,16 +160,6 @@ class Competition:
         return out
 
     # -- names and boards, as the handlers ask for them (they never reach the store) ---
-    async def name_key_hash(self, name: str) -> str | None:
-        """The hash of a claimed name's key; None for a name nobody claimed."""
-        return await self.boards.key_hash(name)
-
-    async def claim_name(self, name: str, keyhash: str, ttl_days: int) -> bool:
-        return await self.boards.claim(name, keyhash, self.clock(), ttl_days)
-
-    async def touch_name(self, name: str, ttl_days: int) -> None:
-        await self.boards.touch_name(name, ttl_days)
-
     async def adopt_attempts(self, date: str, variants: list[str], name: str,
                              device: str | None, seen: set[str]) -> None:
         await self.boards.adopt_attempts(date, variants, name, device, seen)

@@ -62,6 +62,7 @@ class Player:
         self.hello = False
         self.name = "player"
         self.identified: str | None = None  # the claimed name this connection proved
+        self.key_id: str | None = None  # the id of the name's device key it proved it with
         self.device: str | None = None  # a hash of the install id its client sent in hello
         self.practised: set[tuple[str, str]] = set()  # (date, variant) dailies started as a guest
         self.code: str | None = None

@@ -13,6 +13,7 @@ from typing import Any
 from redis.asyncio import Redis
 
 from ..race.daily import DailyDeal, board_score, score_fields
+from .identity import LEGACY_ID, Device, IdentityStore, identity_keys
 from .ratings import RatingStore
 from .rooms import RoomStore
 from .seasons import board_key
@@ -41,22 +42,6 @@ return redis.call('HGETALL', KEYS[1])
 """
 
 
-# KEYS: user hash.  ARGV: key hash, display name, created ms, ttl_s -> 1 if claimed, else 0
-# One script: a claimed name is never seen without its TTL.
-CLAIM = """
-if redis.call('HSETNX', KEYS[1], 'key', ARGV[1]) == 0 then return 0 end
-redis.call('HSET', KEYS[1], 'name', ARGV[2], 'created', ARGV[3])
-redis.call('EXPIRE', KEYS[1], ARGV[4])
-return 1
-"""
-
-# KEYS: user hash.  ARGV: ttl_s. A name still on its TTL gets the whole TTL
-# again; one kept for good (it has a ranked result) stays kept.
-TOUCH_NAME = """
-if redis.call('TTL', KEYS[1]) > 0 then redis.call('EXPIRE', KEYS[1], ARGV[1]) end
-"""
-
-
 def user_key(name: str) -> str:
     return f"user:{{{name.casefold()}}}"
 
@@ -75,30 +60,27 @@ class BoardStore:
         self._guard = rooms._guard  # the same mapping of Redis failures to StoreUnavailable
         self.guard = self._guard
         self._enter_board = redis.register_script(ENTER_BOARD)
-        self._claim = redis.register_script(CLAIM)
-        self._touch_name = redis.register_script(TOUCH_NAME)
         self._save_daily = redis.register_script(SAVE_DAILY)
         self.ratings = RatingStore(redis, self._guard)
+        self.identity = IdentityStore(redis, self._guard)
 
     # -- identity --------------------------------------------------------------
     async def claim(self, name: str, keyhash: str, now: int,
                     ttl_days: int = NAME_TTL_DAYS) -> bool:
-        """Claim ``name`` for the holder of the key; False if already claimed.
-        The claim lapses after ``ttl_days`` unused, unless the name earns a
-        ranked result (:meth:`keep_names`)."""
-        return bool(await self._guard(self._claim([user_key(name)],
-                                                  [keyhash, name, now, ttl_days * 86_400])))
-
-    async def touch_name(self, name: str, ttl_days: int = NAME_TTL_DAYS) -> None:
-        """The name was used: its claim lapses ``ttl_days`` from now (if it lapses at all)."""
-        await self._guard(self._touch_name([user_key(name)], [ttl_days * 86_400]))
+        """Claim ``name`` for the holder of the key (its one device key, no
+        recovery codes); False if already claimed. The claim lapses after
+        ``ttl_days`` unused, unless the name earns a ranked result (:meth:`keep_names`)."""
+        return await self.identity.claim(name, keyhash, Device(LEGACY_ID, now, now, "device"),
+                                         ttl_days * 86_400, [])
 
     async def keep_names(self, names: list[str]) -> None:
-        """These names have a ranked result: they are kept for good."""
+        """These names have a ranked result: they are kept for good, and their
+        device keys and recovery codes with them."""
         if names:
             pipe = self.redis.pipeline(transaction=False)
             for name in names:
-                pipe.persist(user_key(name))
+                for key in identity_keys(name)[:3]:
+                    pipe.persist(key)
             await self._guard(pipe.execute())
 
     async def key_hash(self, name: str) -> str | None:

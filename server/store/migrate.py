@@ -74,6 +74,8 @@ async def migrate_ratings(redis: Redis) -> MigrationReport:
     played = await played_variants(redis)
     async for raw in redis.scan_iter(match="user:{*}", count=SCAN_COUNT, _type="hash"):
         key = _s(raw)
+        if not key.endswith("}"):  # a name's device keys (user:{name}:keys), not the name
+            continue
         name = key[len("user:{"):-1]
         row = {_s(k): _s(v) for k, v in (await redis.hgetall(key)).items()}
         legacy = legacy_skill(row)

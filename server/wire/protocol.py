@@ -15,6 +15,7 @@ import msgpack
 PROTOCOL_VERSION: Final = 1
 MAX_FRAME_BYTES: Final = 8192
 MAX_NAME_CHARS: Final = 24
+MAX_LABEL_CHARS: Final = 32  # a device key's label ("laptop", "browser")
 MAX_PLAYERS: Final = 8
 MIN_PLAYERS: Final = 2
 
@@ -69,8 +70,9 @@ ERROR_CODES: Final[dict[str, str]] = {
     "ghost_private": "a private race's ghosts are for its own players",
     "hint_busy": "a hint is already being worked out for this player",
     "rate_limited": "too many messages: slow down (persisting gets the connection closed)",
-    "over_limit": "this connection or its address has opened as many rooms or claimed as many "
-                  "names as it may for now: try again after retry_ms",
+    "over_limit": "this connection, its address or the name has opened as many rooms, claimed as "
+                  "many names, changed as many keys or guessed as many codes as it may for now: "
+                  "try again after retry_ms",
     "join_wait": "codes that name no room were tried from this address: the next join, watch, "
                  "ghost or replay of a code is looked at after retry_ms (the wait doubles with each "
                  "unknown code)",
@@ -79,6 +81,12 @@ ERROR_CODES: Final[dict[str, str]] = {
     "arena_over": "the arena has ended: it takes no new players (its final standing stays)",
     "arena_full": "the arena's standing holds as many players as it allows",
     "not_in_arena": "this needs an arena: arena_join first",
+    "not_identified": "this needs a claimed name proved on this connection (claim it, or hello with its key)",
+    "bad_code": "that link or recovery code is wrong, used or expired for that name (each try spends "
+                "one of the address's and the name's guesses)",
+    "this_device": "a connection cannot revoke the key it signed in with: rotate_key replaces it",
+    "no_device": "this name has no device key with that id",
+    "too_many_devices": "the name has as many device keys as it may: revoke one first",
     "internal": "unexpected server error: nothing was changed",
 }
 
@@ -109,7 +117,17 @@ CLIENT_MESSAGES: Final[dict[str, dict[str, Field]]] = {
     "hello": {"proto": Field(int, low=0, high=2**16), "name": Field(str, False, max_len=MAX_NAME_CHARS),
               "token": Field(str, False, max_len=128), "key": Field(str, False, max_len=64),
               "device": Field(str, False, max_len=64)},
-    "claim": {"name": Field(str, max_len=MAX_NAME_CHARS)},
+    "claim": {"name": Field(str, max_len=MAX_NAME_CHARS),
+              "label": Field(str, False, max_len=MAX_LABEL_CHARS)},
+    "link_code": {},
+    "link": {"name": Field(str, max_len=MAX_NAME_CHARS), "code": Field(str, max_len=32),
+             "label": Field(str, False, max_len=MAX_LABEL_CHARS)},
+    "recover": {"name": Field(str, max_len=MAX_NAME_CHARS), "code": Field(str, max_len=32),
+                "label": Field(str, False, max_len=MAX_LABEL_CHARS)},
+    "devices": {},
+    "revoke": {"id": Field(str, max_len=16)},
+    "rotate_key": {},
+    "recovery_codes": {},
     "daily": {"variant": Field(str, max_len=64)},
     "daily_info": {"variant": Field(str, max_len=64)},
     "board": {"kind": Field(str, max_len=16), "variant": Field(str, False, max_len=64),
@@ -174,7 +192,18 @@ SERVER_MESSAGES: Final[dict[str, str]] = {
               "no open room to join, you wait to be paired by skill; joined and room follow",
     "unqueued": "you left the quick-race queue (a leave while waiting)",
     "watching": "code: you watch that room without a seat (room, progress and results follow)",
-    "claimed": "name, key: the name is yours; keep the key (send it in hello) to use the name again",
+    "claimed": "name, key, device (this key's id), recovery[] (8 recovery codes, shown this once: "
+               "each moves the name to a new device once): the name is yours; keep the key (send it "
+               "in hello) to use the name again",
+    "link_code": "code, expires_at: a one-time code that gives a new device a key of this name "
+                 "(link there with the name and the code before expires_at)",
+    "linked": "name, key, device, how (link or recovery): this connection now plays as the name; "
+              "keep the key. A recovery revokes every other device's key",
+    "devices": "devices[{id, label, created, used, this}]: the name's device keys (this: the one "
+               "this connection signed in with)",
+    "rotated": "name, key, device: the key this connection signed in with is replaced; the old "
+               "one proves nothing any more",
+    "recovery_codes": "codes[]: a new set of recovery codes, shown this once; the old set is void",
     "daily_info": "variant, date, day, commitment, ends_at, yesterday{date, day, deal, salt, par}, "
                   "ranked (this connection's next attempt would go on the board)",
     "board": "kind, variant, date (a daily board), season (null: all time), offset, total, "

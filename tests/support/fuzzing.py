@@ -139,6 +139,8 @@ class FrameMaker:
         self.codes: list[str] = []
         self.tokens: list[str] = []
         self.arenas: list[str] = []
+        self.names: list[str] = []  # claimed names: the targets of link and recover
+        self.link_codes: list[str] = []  # link codes heard
 
     def value(self, name: str, client: Client) -> Any:
         r = self.rng.random()
@@ -148,6 +150,10 @@ class FrameMaker:
             return self.rng.choice(ODD_STRINGS)
         if name in ("variant",):
             return self.rng.choice(VARIANTS)
+        if name == "name" and self.names and self.rng.random() < 0.5:
+            return self.rng.choice(self.names)
+        if name == "code" and self.link_codes and self.rng.random() < 0.3:
+            return self.rng.choice(self.link_codes)
         if name == "code":
             return self.rng.choice(self.codes + ["ZZZZZZ", "abc", "A1B2C3"]) if self.codes else "ZZZZZZ"
         if name == "id":
@@ -246,6 +252,9 @@ class Fuzzer(FrameMaker):
         await self.rdb.set(f"arena:{{{self.arenas[1]}}}:final", "[]")
         lobby = Client(self.url)
         await lobby.open("lobby")
+        # a claimed name: its device keys and codes are fuzzed too
+        self.names, self.link_codes = [f"fz{self.rng.randrange(10**6)}"], []
+        await lobby.exchange(encode({"t": "claim", "name": self.names[0]}))
         await lobby.exchange(encode({"t": "create", "variant": self.rng.choice(VARIANTS)}))
         racers = [Client(self.url), Client(self.url)]
         await racers[0].open("racer")
@@ -328,9 +337,11 @@ class Fuzzer(FrameMaker):
                 continue
             if len(errors.records) > logged:
                 report.handler_errors.extend(f"{frame!r}: {e}" for e in errors.shown(start=logged))
+            self.link_codes += [m["code"] for m in heard if m.get("t") == "link_code"][-5:]
             after = await self.snapshot()
             answers = [m for m in heard if m.get("t") == "error"]
-            if answers and not any(m.get("t") in ("joined", "claimed", "welcome") for m in heard):
+            if answers and not any(m.get("t") in ("joined", "claimed", "welcome", "linked")
+                                                      for m in heard):
                 report.refused += 1
                 if after != before:
                     changed = sorted(k for k in set(before) | set(after) if before.get(k) != after.get(k))

@@ -44,7 +44,8 @@ FAST_RATE = 100_000  # bots play as fast as they can: no rate limiting in the wa
 # unless a test asks for them (the limit tests pass the real defaults).
 NO_ADDRESS_LIMITS: dict[str, Any] = {
     "connections_per_address": 100_000, "address_rate_per_2s": 10_000_000,
-    "rooms_per_minute": 1_000_000, "claims_per_hour": 1_000_000, "join_penalty_ms": 0}
+    "rooms_per_minute": 1_000_000, "claims_per_hour": 1_000_000, "join_penalty_ms": 0,
+    "guesses_per_hour": 1_000_000}
 SERVE_LINE = re.compile(rb"serving ws://([^:/]+):(\d+)/")
 CARD_STRINGS = frozenset(card_text(c) for c in range(52))
 

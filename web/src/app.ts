@@ -9,7 +9,7 @@ import { State, mode } from "./state";
 import { type Msg, int, obj } from "./wire";
 
 export type Screen = "menu" | "pick" | "join" | "watch" | "ghost" | "claim" | "solo" | "boards"
-  | "board" | "arenas" | "name" | "profile" | "profile-name";
+  | "board" | "arenas" | "name" | "profile" | "profile-name" | "devices";
 export type Purpose = "quick" | "create" | "browse" | "daily" | "solo" | "board-daily" | "board-rating"
   | "board-wins";
 
@@ -51,8 +51,12 @@ export class App {
         this.send({ t: "arena_join", id: this.state.arenaRejoin });
         this.state.arenaRejoin = "";
       }
-    } else if (msg.t === "claimed" && this.state.claimedKey) {
+    } else if ((msg.t === "claimed" || msg.t === "linked" || msg.t === "rotated") && this.state.claimedKey) {
+      // the name's key for this browser: kept, and the name played under from now on
       keepKey(this.state.claimedKey.name, this.state.claimedKey.key);
+      this.conn.adopt(this.state.claimedKey.name);
+      if (msg.t === "claimed") this.ui = { ...this.ui, screen: "devices" }; // its recovery codes, once
+      if (msg.t !== "rotated") this.send({ t: "devices" }); // the devices screen lists them at once
     } else if (msg.t === "board_changed" && this.ui.screen === "board" && this.ui.board) {
       askBoard(this, this.ui.board);
     } else if (msg.t === "rematch") {

@@ -109,6 +109,12 @@ export class Conn {
   }
 
   /** A new hello under another name: a new connection (hello is once per connection). */
+  /** The server says this connection plays ``name`` now (claimed or linked): no new hello. */
+  adopt(name: string): void {
+    this.name = name;
+    storage("local")?.setItem(NAME, name);
+  }
+
   rename(name: string): void {
     this.name = name;
     storage("local")?.setItem(NAME, name);

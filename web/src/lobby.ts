@@ -3,6 +3,7 @@
 // a deal number), the menu of boards and the arenas (a board and a profile are
 // ladder.ts's).
 import type { App, Purpose, Screen } from "./app";
+import { devicesScreen } from "./devices";
 import { button, h } from "./dom";
 import { askBoard, askProfile, backFrom, drawBoard, drawProfile } from "./ladder";
 import type { Dict } from "./state";
@@ -20,6 +21,7 @@ export const MENU: [string, string, string, () => [Screen, Purpose?]][] = [
   ["w", "Watch a race", "a room's code: every player's counts, live", () => ["watch"]],
   ["g", "Race a ghost", "a finished race's code: race its recorded run", () => ["ghost"]],
   ["a", "Arenas", "timed events: a new race after each race", () => ["arenas"]],
+  ["d", "Devices", "link a new device, revoke one, recovery codes", () => ["devices"]],
 ];
 
 const TITLES: Record<Purpose, string> = {
@@ -40,6 +42,7 @@ export function open(app: App, screen: Screen, purpose?: Purpose): void {
   app.ui = { ...app.ui, screen, purpose: purpose ?? app.ui.purpose, note: "" };
   app.state.tell("");
   if (screen === "arenas") app.send({ t: "arenas" });
+  if (screen === "devices" && app.state.identified) app.send({ t: "devices" });
   app.draw();
 }
 
@@ -166,6 +169,8 @@ export function drawLobby(app: App): HTMLElement {
       s.identified ? h("p", {}, `${s.identified} is already yours on this server.`) : "",
       form(app, "Name", "claim", app.conn.name, (name) => app.send({ t: "claim", name }),
         "its key is kept in this browser's storage"));
+  } else if (ui.screen === "devices") {
+    devicesScreen(app, main, back(app));
   } else if (ui.screen === "name") {
     main.append(h("h2", {}, "Your name"),
       form(app, "Name", "name", app.conn.name, (name) => { app.conn.rename(name.slice(0, 24)); open(app, "menu"); },

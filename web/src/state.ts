@@ -36,6 +36,9 @@ export class State {
   notice = "";
   noticeError = false;
   claimedKey: { name: string; key: string } | null = null;
+  recoveryCodes: string[] = []; // shown once, until the player has written them down
+  devices: Dict[] = []; // the claimed name's device keys, as last listed
+  linkCode: Dict | null = null; // the last link code made here
   events: string[] = []; // lines for the live region, taken by the page
 
   serverNow(): number {
@@ -195,8 +198,38 @@ const REDUCERS: Record<string, Reducer> = {
     if (name && key) {
       s.claimedKey = { name, key };
       s.identified = name;
+      s.recoveryCodes = list(m.recovery).filter((c): c is string => typeof c === "string").slice(0, 16);
       s.tell(`the name ${name} is yours on this server: its key is kept in this browser`);
     }
+  },
+  linked(s, m) {
+    const name = str(m.name);
+    const key = str(m.key);
+    if (name && key) {
+      s.claimedKey = { name, key };
+      s.identified = name;
+      s.devices = [];
+      s.linkCode = null;
+      s.tell(m.how === "recovery" ? `this browser plays as ${name} again; every other device's key is revoked`
+        : `this browser plays as ${name} now, with a key of its own`);
+    }
+  },
+  rotated(s, m) {
+    const name = str(m.name);
+    const key = str(m.key);
+    if (name && key) {
+      s.claimedKey = { name, key };
+      s.tell("this browser has a new key: the old one proves nothing now");
+    }
+  },
+  recovery_codes(s, m) {
+    s.recoveryCodes = list(m.codes).filter((c): c is string => typeof c === "string").slice(0, 16);
+  },
+  link_code(s, m) {
+    if (str(m.code)) s.linkCode = { ...m };
+  },
+  devices(s, m) {
+    s.devices = list(m.devices).map(obj).filter((x): x is Dict => x !== null).slice(0, 16);
   },
   daily_info(s, m) {
     const variant = str(m.variant);

@@ -242,6 +242,9 @@ def test_the_daily_screen_says_practice_after_a_guest_played_and_claimed(
         term.wait_text("name to claim")
         term.child.send("\r")
         term.wait_text("bob (claimed)")
+        term.wait_text("shown this once")  # the recovery codes come up first, until Enter
+        term.child.send("\r")
+        term.wait_text("7  Your name")
         term.child.send("5")
         term.wait_text("Today's challenge: pick a variant")
         term.child.send("\r")

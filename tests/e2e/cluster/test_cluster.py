@@ -244,3 +244,38 @@ async def test_quick_races_are_paired_across_processes_on_a_cluster(
         assert codes[0] == codes[1]
     finally:
         await close_all(bots)
+
+
+async def test_a_names_devices_and_codes_on_a_cluster_across_processes(
+        cluster: LocalCluster, make_server: ServerFactory) -> None:
+    """Every identity script touches one slot (the name's tag), on whichever primary owns it."""
+    apps = [await make_server(cluster.url, redis_cluster=True) for _ in range(2)]
+    name = f"cd{secrets.token_hex(3)}"
+    laptop, phone, newpc = Bot(ws_url(apps[0]), name), Bot(ws_url(apps[1]), "g"), Bot(ws_url(apps[1]), "g")
+    try:
+        await laptop.connect()
+        await laptop.send({"t": "claim", "name": name})
+        claimed = await laptop.expect("claimed")
+        await laptop.send({"t": "link_code"})
+        code = (await laptop.expect("link_code"))["code"]
+        await phone.connect()
+        await phone.send({"t": "link", "name": name, "code": code})
+        await phone.expect("linked")
+        await phone.send({"t": "revoke", "id": claimed["device"]})
+        assert len((await phone.expect("devices"))["devices"]) == 1
+        await phone.send({"t": "rotate_key"})
+        await phone.expect("rotated")
+        await phone.send({"t": "recovery_codes"})
+        codes = (await phone.expect("recovery_codes"))["codes"]
+        await newpc.connect()
+        await newpc.send({"t": "recover", "name": name, "code": codes[2]})
+        await newpc.expect("linked", how="recovery")
+        c = RedisCluster(host="127.0.0.1", port=cluster.primaries[0].port, decode_responses=True)
+        try:
+            base = f"user:{{{name}}}"
+            assert await c.hlen(f"{base}:keys") == 1 and await c.scard(f"{base}:recovery") == 7
+            assert owner(cluster, f"{base}:keys") == owner(cluster, base)
+        finally:
+            await c.aclose()
+    finally:
+        await close_all([laptop, phone, newpc])

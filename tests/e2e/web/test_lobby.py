@@ -59,3 +59,45 @@ def test_a_ghost_race_of_a_finished_race(page: Page) -> None:
     page.key("g")  # race the winner's recorded run
     page.in_race(20)
     wait(page.browser, lambda: "ghost:" in page.text(), 10, "the ghost's bar")
+
+
+def test_the_page_shows_the_codes_once_links_a_new_browser_and_revokes_a_device(page: Page) -> None:
+    page.open("/")
+    name = "d" + uuid.uuid4().hex[:8]
+    page.button("Change name")
+    page.js("document.getElementById('field-name').value = arguments[0]", name)
+    page.click("form.line button[type=submit]")
+    wait(page.browser, lambda: page.status() == f"online as {name}", 10, "the new name")
+    page.js("document.activeElement.blur()")
+    page.key("7")
+    page.click("form.line button[type=submit]")
+    page.wait_text("shown this once")  # the claim opens the devices screen on its codes
+    codes = page.js("return [...document.querySelectorAll('ol.codes code')].map(e => e.textContent)")
+    assert len(codes) == 8 and all(len(c) == 19 for c in codes)
+    page.button("I have written them down")
+    page.wait_text(f"Devices of {name}")
+    assert "shown this once" not in page.text()
+    page.button("Make a link code")
+    wait(page.browser, lambda: page.js("return document.querySelector('[data-link-code]') !== null"), 10,
+         "the link code")
+    code = page.js("return document.querySelector('[data-link-code]').textContent")
+    first_key = page.js("return localStorage.getItem(arguments[0])", f"patience.key.{name}")
+    # a new device: nothing kept, a guest
+    page.js("localStorage.clear()")
+    page.browser.refresh()
+    page.online()
+    page.js("document.activeElement.blur()")
+    page.key("d")
+    page.wait_text("this browser plays no claimed name")
+    page.js("document.getElementById('field-link-name').value = arguments[0];"
+            "document.getElementById('field-link-code').value = arguments[1]", name, code.lower())
+    page.click("form[data-form=link] button[type=submit]")
+    page.wait_text(f"plays as {name} now")
+    second_key = page.js("return localStorage.getItem(arguments[0])", f"patience.key.{name}")
+    assert second_key and second_key != first_key
+    wait(page.browser, lambda: page.js("return document.querySelectorAll('[data-revoke]').length") == 1, 10,
+         "the other device's revoke button")
+    page.click("[data-revoke]")
+    wait(page.browser, lambda: page.js("return document.querySelectorAll('[data-device]').length") == 1, 10,
+         "one device left")
+    assert "this device" in page.text()

@@ -14,6 +14,7 @@ import pytest
 
 from client.config import CommitmentBook, KeyStore, ServerBook, TokenStore
 from client.connection import ClientSession, NameTaken, ServerUnreachable, decode_server, describe_failure
+from client.requests import device_label
 from client.state import mode
 from server.wire.protocol import encode
 from tests.support.fakeserver import CODE, FakeServer
@@ -278,7 +279,7 @@ async def test_a_typed_name_is_claimed_and_played_under(fake: FakeServer, tmp_pa
     try:
         await s.claim("Zed")
         await s.wait_for(lambda st: st.claimed)
-        assert fake.received[-1] == {"t": "claim", "name": "Zed"}
+        assert fake.received[-1] == {"t": "claim", "name": "Zed", "label": device_label()}
         assert s.name == "Zed" == s.state.name
         assert KeyStore(tmp_path).load(fake.url, "zed") == fake.claimed["zed"]  # found whatever the case
         assert KeyStore(tmp_path).load(fake.url, "ann") is None
@@ -298,7 +299,8 @@ async def test_name_taken_at_hello_is_one_sentence(fake: FakeServer, tmp_path: P
     text = str(info.value)
     assert isinstance(info.value, ServerUnreachable) and s.state.conn == "closed"
     assert text == (f"The name 'ann' is claimed on {fake.url} by someone else: start with another --name, "
-                    "or, if it is yours, give its key with --key-file (or $PATIENCE_KEY).")
+                    "or, if it is yours, give its key with --key-file (or $PATIENCE_KEY), or link this "
+                    "computer with --link CODE or --recover CODE.")
     KeyStore(tmp_path).save(fake.url, "ann", "a-stale-key")
     with pytest.raises(NameTaken, match="refused the key kept for it: start with another --name, or give the "
                                         "right key with --key-file"):

@@ -59,6 +59,8 @@ async def claim(s: ClientSession) -> str:
     await s.wait_for(lambda st: st.claimed or st.last_error != "", 10)
     assert s.state.claimed, s.state.notice
     assert s.key is not None
+    assert len(s.state.recovery_codes) == 8
+    s.state.recovery_codes = []  # written down (Enter on the codes screen): the lobby's screens again
     return s.key
 
 

@@ -20,6 +20,7 @@ from client.state import RaceState, apply
 from client.text import text_lines, width_of
 from tests.support.samples import VIEWS
 from tests.support.serverdata import VARIANTS
+from tests.unit.client import test_devices as devices_state
 from tests.unit.client.test_competition import daily_results, in_daily_room, info, revealed
 from tests.unit.client.test_competition import lobby as lobby_state
 from tests.unit.client.test_screen import T0, racing
@@ -157,6 +158,11 @@ SCREENS: dict[str, Case] = {
     "results with ratings": (lambda: results(True), UI()),
     "daily results": (daily_done, UI()),
     "help": (lobby_state, UI(help=True)),
+    "recovery codes at the claim": (devices_state.codes_shown, UI()),
+    "devices, ten and a link code": (devices_state.many_devices, UI(menu="devices")),
+    "devices, guest": (lobby_state, UI(menu="devices")),
+    "devices, typing a recovery code": (lobby_state, UI(menu="devices", text="7KQ2-M9XD-4H7Q-2ZMB",
+                                                        text_purpose="recover", target="x" * 24)),
     "help in a race": (lambda: race(VIEWS["corner-stones-play"]), UI(help=True)),
 }
 for name, view in VIEWS.items():

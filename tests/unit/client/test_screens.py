@@ -27,6 +27,7 @@ def states() -> dict[str, RaceState]:
     room = {"t": "room", "code": "ABC123", "phase": "waiting", "players": []}
     return {
         "lobby": RaceState(),
+        "recovery codes to show": RaceState(recovery_codes=["0000-0000-0000-0000"]),
         "arena member": RaceState(arena={"id": "K7", "member": True, "phase": "running"}),
         "room": RaceState(code="ABC123", room=room),
         "countdown": RaceState(code="ABC123", room={**room, "phase": "countdown"}),
