@@ -57,6 +57,12 @@ async def _play(player: Player, game: GameSession, seq: int, text: str, v: int, 
     if seq == game.last_seq and game.state is not None:
         # Accepted before this connection (the stored seq came with a resume):
         # that move made the current position, so its view is the same answer.
+        # With replica durability, only once a replica has it: it may have been
+        # stored and refused for want of one (the script answers 'dup' and the
+        # batch's WAIT counts the replicas that have it).
+        if player.service.store.replicated:
+            await player.service.store.move(code, player.n, game.v, seq, player.clock(), "",
+                                             game.status, 0, b"")
         game.last_answer = [player.send_view(seq)]
         return
     if seq < game.last_seq:

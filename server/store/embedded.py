@@ -110,10 +110,11 @@ class EmbeddedRedis:
         # Absolute, because redis chdirs into `dir` and the URL must not depend on our cwd.
         self.data_dir = Path(data_dir).resolve()
         self.executable = executable
-        # everysec: redis write()s the AOF before replying (unless a stalled fsync makes it
-        # postpone, max 2 s), so a crash of redis-server alone loses nothing acknowledged:
-        # the kernel keeps the page. Only a host crash or power cut loses ~1 s. "always"
-        # would fsync on every move and make the disk the race's bottleneck: opt-in only.
+        # everysec: redis write()s the AOF before replying, so a crash of redis-server alone
+        # loses nothing acknowledged (the kernel keeps the page), except while a stalled
+        # fsync makes it postpone the write (it replies meanwhile: docs/reference/storage.md).
+        # A host crash or power cut loses the unsynced tail. "always" would fsync on every
+        # move and make the disk the race's bottleneck: opt-in only.
         self.appendfsync: FsyncPolicy = appendfsync
         self.startup_timeout = startup_timeout
         self.shutdown_timeout = shutdown_timeout

@@ -105,7 +105,10 @@ if now >= tonumber(m[3]) then return {'race_over', 0} end
 local p = redis.call('HMGET', KEYS[2], 'v', 'seq', 'status', 'fc')
 local v = tonumber(p[1])
 local seq = tonumber(ARGV[2])
-if seq == tonumber(p[2]) then return {'dup', v} end
+-- the same seq again: the move is stored already, perhaps by a connection whose WAIT
+-- timed out. A write of the same value puts this call in the replication stream
+-- after it, so this batch's WAIT counts only replicas that have the move too.
+if seq == tonumber(p[2]) then redis.call('HSET', KEYS[2], 'seq', seq); return {'dup', v} end
 if seq < tonumber(p[2]) then return {'stale_seq', v} end
 if p[3] ~= 'in_progress' then return {'game_over', v} end
 if v ~= tonumber(ARGV[1]) then return {'stale', v} end

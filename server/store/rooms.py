@@ -258,6 +258,11 @@ class RoomStore:
         await self._guard(self._start_reserved(ks, [starts_at, ends_at, ttl]))
 
     # -- moves -----------------------------------------------------------------
+    @property
+    def replicated(self) -> bool:
+        """Moves are acknowledged only once a replica has them (``replica`` durability)."""
+        return self._moves.replicas > 0
+
     async def move(self, code: str, n: int, expected_v: int, seq: int, at_ms: int, move: str,
                    status: str, fc: int, progress: bytes) -> tuple[str, int]:
         """Store one accepted move; ``progress`` (empty: none) is published with it."""

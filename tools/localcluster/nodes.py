@@ -14,6 +14,7 @@ import socket
 import sys
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -166,21 +167,19 @@ class RedisCluster:
                     raise TimeoutError(f"the node on port {node.port} does not know every node yet")
                 time.sleep(0.05)
 
-    def roles(self) -> dict[int, tuple[str, set[str]]]:
-        """Port -> (role, flags) as a live node sees the cluster."""
+    def view(self) -> dict[int, Seen]:
+        """Port -> what a live node's ``CLUSTER NODES`` says of that node."""
         for node in self.nodes:
             if not node.running:
                 continue
             with contextlib.suppress(redis.RedisError):
-                text = str(self._command(node, "CLUSTER", "NODES"))
-                out = {}
-                for line in text.splitlines():
-                    fields = line.split()
-                    port = int(fields[1].split("@")[0].rpartition(":")[2])
-                    flags = set(fields[2].replace("myself,", "").split(","))
-                    out[port] = ("master" if "master" in flags else "replica", flags)
-                return out
+                return parse_nodes(str(self._command(node, "CLUSTER", "NODES")))
         return {}
+
+    def roles(self) -> dict[int, tuple[str, frozenset[str]]]:
+        """Port -> (role, flags) as a live node sees the cluster."""
+        return {port: ("master" if "master" in seen.flags else "replica", seen.flags)
+                for port, seen in self.view().items()}
 
     def primaries(self) -> list[EmbeddedRedis]:
         roles = self.roles()
@@ -218,21 +217,35 @@ class RedisCluster:
         raise LookupError(f"no node serves slot {slot}")
 
     def restart_failed(self) -> list[int]:
-        """Start again the nodes that died once the cluster has marked them failed
-        (not before: a primary back within the node timeout would keep its slots
-        and no failover would happen). A former primary rejoins as a replica of
-        the node that took over, so its shard is replicated again. Returns the
-        ports restarted."""
+        """Start again the nodes that died, once it is safe: a node once the
+        cluster has marked it failed (a primary back within the node timeout would
+        keep its slots and no failover would happen), and a primary only once its
+        slots have a new owner (its replica won the election), unless no live
+        replica is left to take them over. A primary restarted earlier comes back
+        serving its slots from its own AOF, which with ``appendfsync everysec`` can
+        lack the last writes it acknowledged (Redis postpones the write while a
+        background fsync is slow); its replica, which has them (``WAIT``), cannot
+        resume the old replication stream, copies the restarted node's data in full
+        and may then be elected with it: acknowledged writes lost
+        (docs/operations/deployment.md). Restarted after the failover, the old
+        primary rejoins as the new one's replica and takes its data from it.
+        Returns the ports restarted."""
         dead = [n for n in self.nodes if not n.running]
         if not dead:
             return []
-        roles = self.roles()
+        view = self.view()
+        alive = {n.port for n in self.nodes if n.running}
         restarted = []
         for node in dead:
-            if "fail" in roles.get(node.port, ("", set()))[1]:
-                node.stop()  # reaps the dead process; the files stay for the restart
-                node.start()
-                restarted.append(node.port)
+            seen = view.get(node.port)
+            if seen is None or "fail" not in seen.flags:
+                continue
+            if seen.slots and any(other.primary == seen.id and port in alive and "fail" not in other.flags
+                                  for port, other in view.items()):
+                continue  # its replica is still to take the slots over
+            node.stop()  # reaps the dead process; the files stay for the restart
+            node.start()
+            restarted.append(node.port)
         return restarted
 
     def move_slot(self, slot: int, target: EmbeddedRedis, batch: int = 100,
@@ -259,6 +272,29 @@ class RedisCluster:
         step("imported")
         for node in (target, source):
             self._command(node, "CLUSTER", "SETSLOT", slot, "NODE", dst_id)
+
+
+@dataclass(frozen=True)
+class Seen:
+    """One line of ``CLUSTER NODES``: a node as another node sees it."""
+
+    id: str
+    flags: frozenset[str]
+    primary: str  # the id of the primary it replicates, "-" for a primary
+    slots: bool  # it serves slots
+
+
+def parse_nodes(nodes_text: str) -> dict[int, Seen]:
+    """Port -> :class:`Seen` for each line of a ``CLUSTER NODES`` answer."""
+    out = {}
+    for line in nodes_text.splitlines():
+        fields = line.split()
+        if len(fields) < 8:
+            continue
+        port = int(fields[1].split("@")[0].rpartition(":")[2])
+        flags = frozenset(fields[2].split(",")) - {"myself"}
+        out[port] = Seen(fields[0], flags, fields[3], len(fields) > 8)
+    return out
 
 
 def known_ids(nodes_text: str) -> set[str]:

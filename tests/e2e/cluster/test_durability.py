@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import os
+import signal
 import tempfile
 import time
 from collections.abc import Iterator
@@ -15,6 +17,7 @@ from server.ops.config import ConfigError, Settings
 from server.store.batch import ReplicaLagging, ScriptBatcher
 from server.store.embedded import EmbeddedRedis
 from server.store.resp import RespConnection
+from tests.support.bot import Bot
 from tests.support.cluster import free_port
 from tests.support.servers import ServerFactory, close_all, race, ws_url
 
@@ -89,3 +92,36 @@ async def test_the_server_refuses_moves_it_cannot_replicate(
         assert answer["t"] == "error" and answer["code"] == "store_unavailable"
     finally:
         await close_all(bots)
+
+
+async def test_a_resent_move_is_acknowledged_only_once_the_replica_has_it(
+        make_server: ServerFactory, pair: tuple[EmbeddedRedis, EmbeddedRedis]) -> None:
+    """A move written on the primary but refused (its replica did not confirm it) and
+    sent again on another process, after a resume: the answer waits for the replica."""
+    primary, replica = pair
+    first = await make_server(primary.tcp_url, durability="replica")
+    second = await make_server(primary.tcp_url, durability="replica")
+    bots, _ = await race([ws_url(first), ws_url(first)])
+    ann = bots[0]
+    later: list[Bot] = []
+    assert replica.pid is not None
+    try:
+        assert (await ann.move(ann.choose() or "draw"))["t"] == "view"
+        os.kill(replica.pid, signal.SIGSTOP)  # connected, but it confirms nothing
+        text = ann.choose() or "draw"
+        v, seq = ann.v, ann.seq + 1
+        answer = await ann.move(text)
+        assert answer["t"] == "error" and answer["code"] == "store_unavailable"
+        again = Bot(ws_url(second), ann.name)
+        later.append(again)
+        await again.connect(token=ann.token)
+        await again.expect("view")
+        again.seq, again.v = seq - 1, v
+        answer = await again.move(text)  # the same seq: the same move
+        assert answer["t"] == "error" and answer["code"] == "store_unavailable", answer
+        os.kill(replica.pid, signal.SIGCONT)
+        answer = await again.move(text)
+        assert answer["t"] == "view" and answer["v"] == v + 1
+    finally:
+        os.kill(replica.pid, signal.SIGCONT)
+        await close_all([*bots, *later])
