@@ -52,8 +52,10 @@ class PlayerEndpoint:
                     outbox.release_progress()
             else:
                 await self.dispatch(player, msg)
-        except StoreUnavailable:
-            log.warning("store unavailable", extra=player.log_extra())
+        except StoreUnavailable as exc:
+            # what the store said (a timeout, a failover, a slot moving) tells an
+            # operator which of them refused the message
+            log.warning("store unavailable: %s", exc, extra=player.log_extra())
             raise ProtocolError("store_unavailable",
                                 "the game store is unreachable: nothing was changed") from None
 

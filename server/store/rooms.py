@@ -13,6 +13,7 @@ from collections.abc import Callable
 from typing import Any, cast
 
 from redis.asyncio import Redis
+from redis.exceptions import ClusterError
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
@@ -102,8 +103,10 @@ class RoomStore:
     async def _guard(self, coro: Any) -> Any:
         try:
             return await coro
-        except (RedisConnectionError, RedisTimeoutError, OSError) as exc:
-            raise StoreUnavailable(str(exc)) from None
+        except (RedisConnectionError, RedisTimeoutError, OSError, ClusterError) as exc:
+            # ClusterError: redis-py's cluster client ran out of redirections (a
+            # slot moving or a shard failing over): the store is away for now
+            raise StoreUnavailable(f"{type(exc).__name__}: {exc}") from None
         except RuntimeError as exc:
             # redis-py's cluster client may write on a connection it closed after a
             # timeout; the event loop then refuses the write on its closed transport
@@ -270,8 +273,10 @@ class RoomStore:
             res = await self._moves.call_packed(
                 self.move_command(code, n, expected_v, seq, at_ms, move, status, fc, progress),
                 self.slot(code))
-        except (RedisConnectionError, RedisTimeoutError, OSError) as exc:
-            raise StoreUnavailable(str(exc)) from None
+        except (RedisConnectionError, RedisTimeoutError, OSError, ClusterError) as exc:
+            # ClusterError: redis-py's cluster client ran out of redirections (a
+            # slot moving or a shard failing over): the store is away for now
+            raise StoreUnavailable(f"{type(exc).__name__}: {exc}") from None
         return _s(res[0]), int(res[1])
 
     async def verdict(self, code: str, n: int, expected_v: int, status: str, since_v: int,

@@ -284,6 +284,23 @@ async def test_a_write_on_a_closed_transport_is_the_store_being_away(rdb: aiored
     store.close()
 
 
+async def test_a_cluster_out_of_redirections_is_the_store_being_away(rdb: aioredis.Redis) -> None:
+    """redis-py's cluster client gives up with ClusterError ("TTL exhausted") when a
+    slot keeps moving under it: a refusal (store_unavailable), not a traceback."""
+    from redis.exceptions import ClusterError
+
+    from server.wire.errors import StoreUnavailable
+
+    store = RoomStore(rdb, race_ms=1000, countdown_ms=0)
+
+    async def exhausted() -> None:
+        raise ClusterError("TTL exhausted.")
+
+    with pytest.raises(StoreUnavailable, match="ClusterError"):
+        await store._guard(exhausted())
+    store.close()
+
+
 async def _fake_redis(delay: float | None) -> tuple[asyncio.Server, int]:
     """A server answering each PING after ``delay`` seconds (None: never)."""
 
