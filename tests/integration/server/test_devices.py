@@ -53,9 +53,12 @@ async def key_refused(url: str, name: str, key: str) -> None:
 
 
 async def store(rdb: aioredis.Redis) -> dict[str, Any]:
-    """The whole store but the seasons' keys: a server closes the season before
-    its first on its own clock, answering no message (server/rooms/ladder.py)."""
-    return {k: v for k, v in (await everything(rdb)).items() if not k.startswith("season")}
+    """The whole store but the keys a server's own loops write on their clock,
+    answering no message: the seasons' (it closes the season before its first,
+    server/rooms/ladder.py) and the quick-race pairing's lease on a variant (taken
+    and let go by each tick, server/rooms/matchmaker.py)."""
+    return {k: v for k, v in (await everything(rdb)).items()
+            if not k.startswith("season") and not (k.startswith("mm:") and k.endswith(":lease"))}
 
 
 async def refused(bot: Bot, message: dict[str, Any], code: str, rdb: aioredis.Redis) -> dict[str, Any]:
