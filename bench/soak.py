@@ -17,9 +17,10 @@ them (the first half includes the tables filling up and the allocator's first
 arenas, which a plateau need not give back).
 
 ``--trace DIR``: the server runs under tracemalloc (``bench/tracemem.py``), a
-snapshot is taken at the midpoint and at the end, and the source lines whose
-memory grew most between them are printed (to stderr). Traced, the server is
-several times slower: its figures are not the soak's.
+snapshot is taken at the midpoint and at the end, and the types whose live
+objects and the source lines whose memory grew most between them are printed
+(to stderr). Traced, the server is several times slower: its figures are not
+the soak's (``PATIENCE_TRACEMALLOC=0``: only the object counts, at full speed).
 """
 
 from __future__ import annotations
@@ -180,7 +181,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             if store is not None:
                 store.stop()
     if args.trace:
-        lines = tracemem.growth(args.trace / "snapshot-1.bin", args.trace / "snapshot-2.bin")
+        lines = tracemem.type_growth(args.trace / "types-1.json", args.trace / "types-2.json")
+        if (args.trace / "snapshot-1.bin").exists():
+            lines += tracemem.growth(args.trace / "snapshot-1.bin", args.trace / "snapshot-2.bin")
         print("\n".join(["soak: grew most from the midpoint to the end:", *lines]), file=sys.stderr)
     if args.json:
         print(json.dumps(report, indent=1))

@@ -2,6 +2,11 @@
 
     python -m bench.tracemem OUT_DIR [PYTHON] -m MODULE [ARGS...]
 
+Each snapshot also counts the live objects the garbage collector tracks, by
+type (``types-N.json``): cheap enough to take without tracemalloc, which
+``PATIENCE_TRACEMALLOC=0`` leaves off (then the process runs at its own speed
+and only the counts are compared).
+
 The soak runs its server under this (``python -m bench.soak --trace DIR``) and
 signals it at the midpoint and at the end; :func:`growth` then lists the source
 lines whose memory grew most between two snapshots: what a plateau has not
@@ -11,6 +16,10 @@ counts are not the soak's figures.
 
 from __future__ import annotations
 
+import collections
+import gc
+import json
+import os
 import runpy
 import signal
 import sys
@@ -27,10 +36,26 @@ def snapshot_on_signal(out: Path) -> None:
 
     def dump(signum: int, frame: FrameType | None) -> None:
         taken[0] += 1
-        tracemalloc.take_snapshot().dump(str(out / f"snapshot-{taken[0]}.bin"))
+        if tracemalloc.is_tracing():
+            tracemalloc.take_snapshot().dump(str(out / f"snapshot-{taken[0]}.bin"))
+        (out / f"types-{taken[0]}.json").write_text(json.dumps(type_counts()))
         (out / f"snapshot-{taken[0]}.done").touch()
 
     signal.signal(signal.SIGUSR1, dump)
+
+
+def type_counts() -> dict[str, int]:
+    """Live objects the garbage collector tracks, by module and type name."""
+    counts = collections.Counter(f"{type(o).__module__}.{type(o).__qualname__}"
+                                 for o in gc.get_objects())
+    return dict(counts)
+
+
+def type_growth(before: Path, after: Path, top: int = 25) -> list[str]:
+    """The ``top`` types whose count of live objects grew most."""
+    old, new = json.loads(before.read_text()), json.loads(after.read_text())
+    diff = sorted(((new.get(k, 0) - old.get(k, 0), k) for k in {*old, *new}), reverse=True)
+    return [f"{d:+d} {name} ({new.get(name, 0)} live)" for d, name in diff[:top]]
 
 
 def wait_for(done: Path, poll_s: float = 0.5) -> None:
@@ -57,7 +82,8 @@ def main() -> None:
     out, *command = sys.argv[1:]
     at = command.index("-m")  # what comes before it: the interpreter, this one
     module, args = command[at + 1], command[at + 2:]
-    tracemalloc.start(FRAMES)
+    if os.environ.get("PATIENCE_TRACEMALLOC", "1") != "0":
+        tracemalloc.start(FRAMES)
     snapshot_on_signal(Path(out))
     sys.argv = [module, *args]
     runpy.run_module(module, run_name="__main__", alter_sys=True)
