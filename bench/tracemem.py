@@ -45,17 +45,33 @@ def snapshot_on_signal(out: Path) -> None:
 
 
 def type_counts() -> dict[str, int]:
-    """Live objects the garbage collector tracks, by module and type name."""
+    """Live objects the garbage collector tracks, by module and type name, and
+    how full the process's bounded tables are (``table:`` entries)."""
     counts = collections.Counter(f"{type(o).__module__}.{type(o).__qualname__}"
                                  for o in gc.get_objects())
-    return dict(counts)
+    return {**counts, **table_fill()}
+
+
+def table_fill() -> dict[str, int]:
+    """Entries in the bounded tables a server process fills as it plays."""
+    from server.game import dead, moves, views
+    from server.wire import viewcodec
+
+    verdicts, dead_keys = dead.cache_sizes()
+    return {"table:verdicts": verdicts, "table:dead keys": dead_keys,
+            "table:move texts": len(moves._TEXTS),
+            "table:pile texts": views._pile_texts.cache_info().currsize,
+            "table:packed piles": viewcodec.pile_table.cache_info().currsize,
+            "table:packed moves": viewcodec.move_table.cache_info().currsize}
 
 
 def type_growth(before: Path, after: Path, top: int = 25) -> list[str]:
     """The ``top`` types whose count of live objects grew most."""
     old, new = json.loads(before.read_text()), json.loads(after.read_text())
     diff = sorted(((new.get(k, 0) - old.get(k, 0), k) for k in {*old, *new}), reverse=True)
-    return [f"{d:+d} {name} ({new.get(name, 0)} live)" for d, name in diff[:top]]
+    tables = [f"{name}: {old.get(name, 0)} -> {new.get(name, 0)}"
+              for name in sorted(new) if name.startswith("table:")]
+    return tables + [f"{d:+d} {name} ({new.get(name, 0)} live)" for d, name in diff[:top]]
 
 
 def wait_for(done: Path, poll_s: float = 0.5) -> None:
