@@ -158,7 +158,7 @@ def counting(work: Work) -> Iterator[None]:
     try:
         yield
     finally:
-        dead.exhaust = real  # type: ignore[misc]
+        dead.exhaust = real
 
 
 def dead_key_bytes() -> int:
