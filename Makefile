@@ -16,12 +16,14 @@ CORE_SRC := $(shell find server/game -name '*.py') $(SERVER_SRC)
 # bytes, the framing, the codec's errors, the outbox and the progress throttle).
 # The longest exhaustive cross-checks (marked compiled_pass) run on the compiled
 # pass only: the code they check runs on the pure core in the tests beside them.
+# bench.caches counts the searches through the pure core's module: its test runs in the pure pass.
 PURE_TESTS := tests/unit/game tests/unit/cli/test_cli.py tests/unit/ops/test_corebuild.py \
 	tests/unit/race/test_daily.py tests/unit/wire/test_viewcodec.py tests/unit/wire/test_protocol.py \
 	tests/unit/net/test_outbox.py tests/unit/rooms/test_progress_throttle.py tests/unit/ops/test_aio.py \
 	tests/unit/ops/test_guess_limits.py \
 	tests/unit/race/test_progress_bytes.py tests/integration/server/test_sansio_fast_frames.py \
-	tests/e2e/test_both_paths_process.py tests/e2e/test_cli_console.py tests/e2e/test_corebuild_process.py
+	tests/e2e/test_both_paths_process.py tests/e2e/test_cli_console.py tests/e2e/test_corebuild_process.py \
+	tests/unit/bench/test_bench_caches.py
 
 # Test processes side by side (pytest-xdist) for the unit and integration tests:
 # each worker has its own Redis on a unix socket in a temp dir and its servers on

@@ -20,6 +20,11 @@ alive (``known_verdict``, the move path's alive inference).
 * The verdicts: the same games (the moves do not depend on what is remembered:
   every verdict is exact) played again under each bound: the share of asked
   positions already known and the seconds spent searching.
+* The proven-dead keys: the same games again under each bound of the key store
+  (the verdicts at the server's bound), and once with no store (bound 0): the
+  positions the searches entered, the share of the storeless run's positions a
+  bound spared them (its hit rate), the seconds spent searching, and the bytes
+  the store held at the end (its sets and keys, sys.getsizeof).
 
 The size to pick is the smallest whose hit rate is within a point of the
 largest's: past it a larger table keeps memory and saves nothing.
@@ -28,13 +33,15 @@ largest's: past it a larger table keeps memory and saves nothing.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import functools
 import json
 import random
+import sys
 import time
 import tracemalloc
 from collections import OrderedDict
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Generator, Hashable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -47,6 +54,7 @@ from server.wire import viewcodec
 MOVE_CAP = 125  # a player still going after this many moves resigns (as in bench.soak)
 TABLE_SIZES = (256, 1_024, 2_048, 4_096, 8_192, 16_384, 32_768, 65_536, 131_072)
 VERDICT_SIZES = (64, 256, 1_024, 4_096, 16_384)
+DEAD_KEY_SIZES = (0, 1_000, 5_000, 20_000, 50_000, 200_000)
 
 
 @dataclass
@@ -67,6 +75,8 @@ class Work:
     search_s: float = 0.0
     verdict_asks: int = 0
     verdict_known: int = 0
+    searches: int = 0
+    positions: int = 0
 
 
 def new_race(rng: random.Random, variants: Sequence[str]) -> list[Seat]:
@@ -99,10 +109,11 @@ def _search(state: State, moves: list[engine.Move]) -> bool:
             return bool(done.value)
 
 
-def run(races: int, total_moves: int, seed: int, variants: Sequence[str]) -> Work:
+def run(races: int, total_moves: int, seed: int, variants: Sequence[str],
+        work: Work | None = None) -> Work:
     """The workload of the module's docstring, ``total_moves`` moves long."""
     rng = random.Random(seed)
-    work = Work()
+    work = Work() if work is None else work
     live = [new_race(rng, variants) for _ in range(races)]
     for race in live:
         for seat in race:
@@ -128,6 +139,55 @@ def run(races: int, total_moves: int, seed: int, variants: Sequence[str]) -> Wor
         work.moves += 1
         answer(seat, work, seat.played)
     return work
+
+
+@contextlib.contextmanager
+def counting(work: Work) -> Iterator[None]:
+    """Count the searches run and the positions they entered (keys seen: a key
+    in the proven-dead store is never entered). Pure Python only: the search
+    calls ``exhaust`` by its module name."""
+    real = dead.exhaust
+
+    def counted(*args: Any) -> Generator[None, None, tuple[bool, set[bytes]]]:
+        found, seen = yield from real(*args)
+        work.searches += 1
+        work.positions += len(seen)
+        return found, seen
+
+    dead.exhaust = counted  # type: ignore[assignment]
+    try:
+        yield
+    finally:
+        dead.exhaust = real
+
+
+def dead_key_bytes() -> int:
+    """The bytes the proven-dead store holds: its sets and their keys."""
+    return sum(sys.getsizeof(keys) + sum(sys.getsizeof(k) for k in keys)
+               for keys in dead._DEAD_KEYS.values())
+
+
+def dead_key_rows(races: int, total_moves: int, seed: int,
+                  variants: Sequence[str], sizes: Sequence[int]) -> list[dict[str, Any]]:
+    """The same games under each bound of the proven-dead store (0: no store)."""
+    runs: list[tuple[int, Work, int, int]] = []
+    for size in sorted({0, *sizes}):
+        engine.clear_caches()
+        dead.set_cache_limits(dead_keys=size)
+        work = Work()
+        with counting(work):
+            played = run(races, total_moves, seed, variants, work)
+        runs.append((size, played, dead.cache_sizes()[1], dead_key_bytes()))
+    dead.set_cache_limits()
+    engine.clear_caches()
+    if runs[0][1].verdict_asks and not runs[0][1].searches:
+        raise SystemExit("the dead-position searches were not counted: is the core compiled? "
+                         "(run with PATIENCE_PURE=1)")
+    bare = max(1, runs[0][1].positions)
+    return [{"table": "dead keys", "size": size, "lookups": work.searches,
+             "positions": work.positions, "hit_rate": 1 - work.positions / bare,
+             "search_s": round(work.search_s, 3), "keys": keys, "bytes": held}
+            for size, work, keys, held in runs]
 
 
 def recorded(table: Callable[[Any], bytes], trace: list[Hashable]) -> Callable[[Any], bytes]:
@@ -187,8 +247,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--moves", type=int, default=60_000, help="moves in all")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--variants", default="", help="comma-separated ids (default: every variant)")
+    p.add_argument("--tables", default="piles,verdicts,dead-keys",
+                   help="which to measure (piles: the encoder's pile and move tables)")
     p.add_argument("--json", action="store_true")
     args = p.parse_args(argv)
+    tables = set(args.tables.split(","))
     variants = [v for v in args.variants.split(",") if v] or sorted(RULES)
 
     piles: list[Hashable] = []
@@ -204,17 +267,22 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not piles:
         raise SystemExit("the encoder's tables were not reached: is the module compiled with "
                          "its tables as constants? (run with PATIENCE_PURE=1)")
-    rows = table_rows("piles", viewcodec.pack_pile, piles, TABLE_SIZES)
-    rows += table_rows("moves", viewcodec.pack_move, moves, TABLE_SIZES)
-    for size in VERDICT_SIZES:
+    rows: list[dict[str, Any]] = []
+    if "piles" in tables:
+        rows += table_rows("piles", viewcodec.pack_pile, piles, TABLE_SIZES)
+        rows += table_rows("moves", viewcodec.pack_move, moves, TABLE_SIZES)
+    if "verdicts" in tables:
+        for size in VERDICT_SIZES:
+            engine.clear_caches()
+            dead.set_cache_limits(verdicts=size)
+            work = run(args.races, args.moves, args.seed, variants)
+            rows.append({"table": "verdicts", "size": size, "lookups": work.verdict_asks,
+                         "hit_rate": work.verdict_known / max(1, work.verdict_asks),
+                         "search_s": round(work.search_s, 3)})
+        dead.set_cache_limits()
         engine.clear_caches()
-        dead.set_cache_limits(verdicts=size)
-        work = run(args.races, args.moves, args.seed, variants)
-        rows.append({"table": "verdicts", "size": size, "lookups": work.verdict_asks,
-                     "hit_rate": work.verdict_known / max(1, work.verdict_asks),
-                     "search_s": round(work.search_s, 3)})
-    dead.set_cache_limits()
-    engine.clear_caches()
+    if "dead-keys" in tables:
+        rows += dead_key_rows(args.races, args.moves, args.seed, variants, DEAD_KEY_SIZES)
     report = {"races_at_once": args.races, "moves": base.moves, "races_finished": base.races,
               "variants": len(variants), "rows": rows}
     if args.json:
@@ -222,10 +290,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     print(f"{args.races} races at once, {base.moves} moves, {base.races} races finished, "
           f"{len(variants)} variants")
-    print(f"{'table':<9}{'size':>9}{'lookups':>10}{'hit rate':>10}  bytes / search s")
+    print(f"{'table':<10}{'size':>9}{'lookups':>10}{'hit rate':>10}{'search s':>10}{'bytes':>13}")
     for row in rows:
-        extra = f"{row['bytes']:>12,}" if "bytes" in row else f"{row['search_s']:>10.2f} s"
-        print(f"{row['table']:<9}{row['size']:>9,}{row['lookups']:>10,}{row['hit_rate']:>10.1%}  {extra}")
+        search_s = f"{row['search_s']:>10.2f}" if "search_s" in row else f"{'':>10}"
+        held = f"{row['bytes']:>13,}" if "bytes" in row else ""
+        print(f"{row['table']:<10}{row['size']:>9,}{row['lookups']:>10,}{row['hit_rate']:>10.1%}"
+              f"{search_s}{held}")
     return 0
 
 

@@ -15,6 +15,12 @@ Redis's used memory. The report's figure is the second half's growth per 1,000
 races: RSS at the end less RSS at the midpoint, over the races finished between
 them (the first half includes the tables filling up and the allocator's first
 arenas, which a plateau need not give back).
+
+``--trace DIR``: the server runs under tracemalloc (``bench/tracemem.py``), a
+snapshot is taken at the midpoint and at the end, and the types whose live
+objects and the source lines whose memory grew most between them are printed
+(to stderr). Traced, the server is several times slower: its figures are not
+the soak's (``PATIENCE_TRACEMALLOC=0``: only the object counts, at full speed).
 """
 
 from __future__ import annotations
@@ -24,6 +30,7 @@ import asyncio
 import json
 import os
 import random
+import signal
 import sys
 import tempfile
 import time
@@ -37,6 +44,7 @@ import redis.asyncio as aioredis
 from server.store.embedded import EmbeddedRedis
 from server.wire.protocol import encode
 
+from . import tracemem
 from .load.driver import Player, close_all, start_server
 
 RESULTS_TIMEOUT_S = 60.0
@@ -72,7 +80,8 @@ async def one_race(url: str, rng: random.Random, variant: str, moves: int) -> in
 
 
 async def soak(url: str, redis_url: str, pid: int, seconds: float, races: int, moves: int,
-               variants: Sequence[str], sample_s: float, seed: int) -> dict[str, Any]:
+               variants: Sequence[str], sample_s: float, seed: int,
+               trace: Path | None = None) -> dict[str, Any]:
     rng = random.Random(seed)
     done = {"races": 0, "moves": 0, "failed": 0}
     stop = time.monotonic() + seconds
@@ -102,8 +111,21 @@ async def soak(url: str, redis_url: str, pid: int, seconds: float, races: int, m
             print(f"soak: {samples[-1]}", file=sys.stderr, flush=True)
             await asyncio.sleep(sample_s)
 
+    async def snapshot(n: int) -> None:
+        assert trace is not None
+        os.kill(pid, signal.SIGUSR1)
+        await asyncio.to_thread(tracemem.wait_for, trace / f"snapshot-{n}.done")
+
+    async def midpoint() -> None:
+        await asyncio.sleep(seconds / 2)
+        await snapshot(1)
+
     sampler = asyncio.create_task(sample())
-    await asyncio.gather(*(slot(k) for k in range(races)))
+    if trace is not None:
+        await asyncio.gather(midpoint(), *(slot(k) for k in range(races)))
+        await snapshot(2)
+    else:
+        await asyncio.gather(*(slot(k) for k in range(races)))
     sampler.cancel()
     info = await store.info("memory")
     samples.append({"t": round(time.monotonic() - started, 1), "races": done["races"],
@@ -134,9 +156,14 @@ def main(argv: Sequence[str] | None = None) -> int:
                    help="comma-separated ids, one picked at random per race")
     p.add_argument("--sample", type=float, default=10.0, help="seconds between samples")
     p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--trace", type=Path, default=None,
+                   help="a directory for tracemalloc snapshots at the midpoint and the end")
     p.add_argument("--json", action="store_true")
     args = p.parse_args(argv)
     variants = [v for v in args.variants.split(",") if v]
+    under = [sys.executable, "-m", "bench.tracemem", str(args.trace)] if args.trace else []
+    if args.trace:
+        args.trace.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(prefix="patience-soak-") as data:
         redis_url = os.environ.get("REDIS_URL")
         store = None
@@ -144,14 +171,20 @@ def main(argv: Sequence[str] | None = None) -> int:
             store = EmbeddedRedis(Path(data) / "redis").start()
             redis_url = store.url
         os.environ["REDIS_URL"] = redis_url
-        server = start_server(data, race_seconds=900)
+        server = start_server(data, race_seconds=900, under=under)
         try:
             report = asyncio.run(soak(server.url, redis_url, server.popen.pid, args.seconds,
-                                      args.races, args.moves, variants, args.sample, args.seed))
+                                      args.races, args.moves, variants, args.sample, args.seed,
+                                      args.trace))
         finally:
             server.stop()
             if store is not None:
                 store.stop()
+    if args.trace:
+        lines = tracemem.type_growth(args.trace / "types-1.json", args.trace / "types-2.json")
+        if (args.trace / "snapshot-1.bin").exists():
+            lines += tracemem.growth(args.trace / "snapshot-1.bin", args.trace / "snapshot-2.bin")
+        print("\n".join(["soak: grew most from the midpoint to the end:", *lines]), file=sys.stderr)
     if args.json:
         print(json.dumps(report, indent=1))
     else:

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections import OrderedDict
 from concurrent.futures import ProcessPoolExecutor
 from typing import Final
 
@@ -41,10 +42,12 @@ log = logging.getLogger("patience.solo")
 
 HINT_BUDGET: Final = 20_000  # solver nodes per hint
 HINT_TIMEOUT_S: Final = 20.0  # a worker this late is stuck behind something: say so
-LINES_MAX: Final = 20_000  # positions whose winning line is remembered (cleared when full)
+# positions whose winning line is remembered; full, the least recently used go,
+# as many as a new line needs, never all at once (a hint asked again stays known)
+LINES_MAX: Final = 20_000
 
 _pool: ProcessPoolExecutor | None = None
-_lines: dict[str, tuple[str, ...]] = {}  # position digest -> a winning line from it
+_lines: OrderedDict[str, tuple[str, ...]] = OrderedDict()  # position digest -> a winning line from it
 
 
 # -- the deal ---------------------------------------------------------------------------------
@@ -97,20 +100,32 @@ def _pool_of() -> ProcessPoolExecutor:
     return _pool
 
 
-def _remember(state: State, line: tuple[str, ...]) -> None:
-    """Keep the line under every position along it (the moves replay: the solver checked them)."""
-    if len(_lines) + len(line) > LINES_MAX:
-        _lines.clear()
+def _remember(state: State, line: tuple[str, ...], limit: int = LINES_MAX) -> None:
+    """Keep the line under every position along it (the moves replay: the solver
+    checked them), forgetting the least recently used positions past ``limit``."""
     for i, text in enumerate(line):
-        _lines[state.digest()] = line[i:]
+        digest = state.digest()
+        _lines[digest] = line[i:]
+        _lines.move_to_end(digest)
         state = engine.play(state, text, engine.IN_PROGRESS)
+    while len(_lines) > limit:
+        _lines.popitem(last=False)
+
+
+def _known_line(state: State) -> tuple[str, ...] | None:
+    """A remembered winning line from ``state`` (now the most recently used)."""
+    digest = state.digest()
+    line = _lines.get(digest)
+    if line is not None:
+        _lines.move_to_end(digest)
+    return line
 
 
 async def hint(state: State, budget: int = HINT_BUDGET) -> tuple[str, str | None]:
     """``(result, move)``: ``won`` and a legal move after which the game can
     still be won, else ``lost`` (proved: no line wins) or ``unknown`` (the
     budget ran out) and no move."""
-    line = _lines.get(state.digest())
+    line = _known_line(state)
     if line:
         return "won", line[0]
     loop = asyncio.get_running_loop()

@@ -102,13 +102,15 @@ SLICE_S: Final = 0.004
 # Both only ever hold exact verdicts: there is no "gave up" to remember. Neither
 # is ever emptied at once, so the memory levels off where the bounds put it and
 # the hit rate stays (the bounds, from what each size saves: docs/benchmarks.md).
+# A dead verdict ends its game, so a proven region is rarely entered again: the
+# key store is kept small, for the searches of one deal that do meet one.
 # The bounds are module variables, not constants (compiled, a constant is fixed):
 # set_cache_limits changes them, for the bench that measures them.
 Context = tuple[str, int, frozenset[int], bytes]
 _DEAD_KEYS: OrderedDict[Context, set[bytes]] = OrderedDict()
 _dead_key_count = [0]
 _VERDICTS: OrderedDict[State, bool] = OrderedDict()
-DEAD_KEYS_MAX: Final = 200_000
+DEAD_KEYS_MAX: Final = 1_000
 VERDICTS_MAX: Final = 1_024
 _limits = [VERDICTS_MAX, DEAD_KEYS_MAX]  # [verdicts, dead keys], as set_cache_limits left them
 
