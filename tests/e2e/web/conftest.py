@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from tests.support.browser import Page, WebServer, browser_paths, new_browser, web_server
+from tests.support.redis_server import fresh_server
 from tests.support.servers import NO_ADDRESS_LIMITS
 
 SERVER_ENV = {
@@ -20,9 +21,18 @@ SERVER_ENV = {
 
 
 @pytest.fixture(scope="module")
-def server(redis_url_session: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[WebServer]:
+def module_redis_url() -> Iterator[str]:
+    """A Redis of the module's own: a quick race joins any open room in its store,
+    and rooms other e2e modules left (a bot's seat of a server they killed) would
+    take a quick race of these tests in."""
+    with fresh_server() as redis:
+        yield redis.url
+
+
+@pytest.fixture(scope="module")
+def server(module_redis_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[WebServer]:
     browser_paths()  # skip (or fail in CI) before starting anything
-    with web_server(redis_url_session, tmp_path_factory.mktemp("web"), **SERVER_ENV) as started:
+    with web_server(module_redis_url, tmp_path_factory.mktemp("web"), **SERVER_ENV) as started:
         yield started
 
 

@@ -29,10 +29,10 @@ WAIT_TEXT = "waiting for players near your rating"
 
 
 @pytest.fixture(scope="module")
-def server(redis_url_session: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[WebServer]:
+def server(module_redis_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[WebServer]:
     browser_paths()
     env = {**SERVER_ENV, "PATIENCE_QUICK_BOT_S": "0"}  # never a bot: the queue holds the player
-    with web_server(redis_url_session, tmp_path_factory.mktemp("web-ladder"), **env) as started:
+    with web_server(module_redis_url, tmp_path_factory.mktemp("web-ladder"), **env) as started:
         yield started
 
 
