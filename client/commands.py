@@ -165,6 +165,7 @@ COMMANDS: Final[dict[str, Run]] = {
     "arena_join": _sends("arena_join", "id"),
     "arena_info": _sends("arena_info", "id"),
     "arena_leave": _arena_leave,
+    "profile": _sends("profile", "name"),
     "devices": _sends("devices"),
     "link_code": _sends("link_code"),
     "rotate_key": _sends("rotate_key"),

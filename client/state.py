@@ -88,6 +88,7 @@ class RaceState:
     daily_info: dict[str, dict[str, Any]] = field(default_factory=dict)  # by variant
     seen_commitments: dict[str, str] = field(default_factory=dict)  # "DATE|VARIANT" -> first seen
     board: dict[str, Any] | None = None  # the last board page
+    profile: dict[str, Any] | None = None  # the last ``profile`` answer (client/screens/profile.py)
     ratings_seen: dict[str, float] = field(default_factory=dict)  # casefolded name -> ordinal
     rating_changes: list[RatingChange] = field(default_factory=list)  # of the current results
     rematch_offer: dict[str, Any] | None = None  # who accepts a rematch of the current results
@@ -315,6 +316,10 @@ def _board(state: RaceState, msg: dict[str, Any]) -> None:
                     state.ratings_seen[entry["name"].casefold()] = value
 
 
+def _profile(state: RaceState, msg: dict[str, Any]) -> None:
+    state.profile = dict(msg)
+
+
 def _arenas(state: RaceState, msg: dict[str, Any]) -> None:
     listed = msg.get("arenas")
     state.arenas = [a for a in listed if isinstance(a, dict)] if isinstance(listed, list) else []
@@ -358,6 +363,7 @@ REDUCERS: Final[dict[str, Reducer]] = {
     **DEVICE_REDUCERS,  # claimed, linked, devices, ... (client/devices.py)
     "daily_info": _daily_info,
     "board": _board,
+    "profile": _profile,
     "arenas": _arenas,
     "arena": _arena,
     "hint": _hint,
@@ -367,8 +373,7 @@ REDUCERS: Final[dict[str, Reducer]] = {
 
 # Server messages that change nothing the screens draw: the session acts on them
 # itself (client/connection.py asks for a changed board page again).
-# A profile has no screen in this client yet (the protocol serves it for any client).
-NOT_FOLDED: Final = frozenset({"board_changed", "profile"})
+NOT_FOLDED: Final = frozenset({"board_changed"})
 
 
 def hint_text(msg: dict[str, Any], v: int) -> str:

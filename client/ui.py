@@ -29,6 +29,7 @@ BOARD_ITEMS: Final = (
     ("1", "Today's daily board", "pick a variant"),
     ("2", "Ratings", "pick a variant: races between claimed names"),
     ("3", "Daily wins", "pick a variant"),
+    ("4", "Profile", "a name's ratings per variant and its streaks"),
 )
 MAX_NAME: Final = 24
 
@@ -74,7 +75,7 @@ def context_of(state: RaceState) -> Context:
 class UI:
     """The client's own interface state (menus, selection, input line)."""
 
-    menu: str = "main"  # lobby: main | pick | daily | boards | board | arenas | devices
+    menu: str = "main"  # lobby: main | pick | daily | boards | board | profile | arenas | devices
     purpose: str = ""  # pick: quick | create | browse | daily | board-daily | board-rating | board-wins
     cursor: int = 0
     variant: str = ""  # the variant picked for create, the daily or a board

@@ -24,6 +24,7 @@ from . import (
     line,
     lobby,
     picker,
+    profile,
     race,
     replay,
     results,
@@ -41,6 +42,7 @@ SCREENS: Final[dict[str, ScreenDef]] = {
     "daily": ScreenDef(daily.press, daily.draw),
     "boards": ScreenDef(boards.press_menu, boards.draw_menu),
     "board": ScreenDef(boards.press_page, boards.draw_page),
+    "profile": ScreenDef(profile.press, profile.draw),
     "arena": ScreenDef(arena.press, arena.draw),
     "devices": ScreenDef(devices.press, devices.draw),
     "codes": ScreenDef(devices.press_codes, devices.draw_codes),
@@ -55,7 +57,7 @@ SCREENS: Final[dict[str, ScreenDef]] = {
 
 # the lobby's screens by ``UI.menu`` (any other menu is the main one)
 LOBBY_MENUS: Final = {"main": "lobby", "pick": "pick", "daily": "daily", "boards": "boards",
-                      "board": "board", "arenas": "arena", "devices": "devices"}
+                      "board": "board", "profile": "profile", "arenas": "arena", "devices": "devices"}
 
 _ASCII: Final = str.maketrans({"\u00b7": "-", "\u2026": "...", "\u2500": "-", "\u00d7": "x",
                                "\u2588": "#", "\u2591": "-"})

@@ -10,7 +10,7 @@ from typing import Any
 
 from ..state import BOARD_PAGE, RaceState
 from ..text import Out, clean, keys_line
-from ..ui import BOARD_ITEMS, UI, Command, move_cursor, open_board
+from ..ui import BOARD_ITEMS, UI, Command, move_cursor, open_board, open_text
 from ..variants import variant_name
 from .base import At, Keys
 from .chrome import connected, mmss, notices, num
@@ -34,6 +34,8 @@ def press_menu(ui: UI, key: str, at: At) -> Keys:
         return replace(ui, menu="pick", purpose="board-rating", cursor=0), []
     if key == "3":
         return replace(ui, menu="pick", purpose="board-wins", cursor=0), []
+    if key == "4":  # whose profile: one's own name to start from
+        return open_text(ui, "profile", at.state.name or ""), []
     if key == "q":
         return ui, [Command("quit")]
     return ui, []

@@ -33,6 +33,7 @@ PROMPTS: Final = {
     "recover_name": "name to recover: ",
     "recover": "recovery code: ",
     "revoke": "number of the device to revoke: ",
+    "profile": "whose profile (a name): ",
 }
 
 
@@ -71,6 +72,12 @@ def _players(ui: UI, value: str) -> Keys:
     if not value.isdigit() or not 2 <= int(value) <= 8:
         return replace(ui, text="", note="a room takes 2 to 8 players"), []
     return replace(_closed(ui), menu="main", note=""), [Command("create", ui.variant, int(value))]
+
+
+def _profile(ui: UI, value: str) -> Keys:
+    if not value:
+        return _closed(ui), []
+    return replace(_closed(ui), menu="profile", note=""), [Command("profile", value[:MAX_NAME])]
 
 
 def _back_to_menu(ui: UI) -> UI:
@@ -146,6 +153,7 @@ ENTER: Final[dict[str, Callable[[UI, str], Keys]]] = {
     "deal": _deal,
     "watch": _watch,
     "ghost": _ghost,
+    "profile": _profile,
 }
 
 

@@ -291,3 +291,22 @@ def test_make_serve_has_an_arena_to_join(tmp_path: Path) -> None:
             assert term.finish() == 0
         finally:
             term.child.close(force=True)
+
+
+def test_a_names_profile_from_the_boards_menu(server: Served, tmp_path: Path) -> None:
+    """Boards, 4, Enter: the player's own profile, as the server answers it; a guest's
+    name is not claimed, and Esc goes back to the boards."""
+    term = player(server, tmp_path, name="pia")
+    try:
+        term.child.send("6")
+        term.wait_text("4  Profile")
+        term.child.send("4")
+        term.wait_text("whose profile")
+        term.child.send("\r")
+        term.wait(lambda: "Profile \u00b7 pia" in term.text and "pia is not claimed" in term.text)
+        term.child.send("\x1b")
+        term.wait_text("4  Profile")
+        term.child.send("q")
+        assert term.finish() == 0
+    finally:
+        term.child.close(force=True)

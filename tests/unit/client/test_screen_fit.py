@@ -99,6 +99,17 @@ def board_state(kind: str, season: str | None = None, near: bool = False) -> Rac
     return st
 
 
+def profile_state(variants: int = 18) -> RaceState:
+    """A claimed name rated in ``variants`` variants, each with a curve of changes."""
+    st = lobby_state(True)
+    ratings = {v.id: {"value": 25.0 - i, "deviation": 1.5 + i / 10, "races": 3 + i, "provisional": i % 3 == 0,
+                      "curve": [[T0 + k, 20.0 + k] for k in range(6)]}
+               for i, v in enumerate(st.variants[:variants])}
+    apply(st, {"t": "profile", "name": "ann", "claimed": True, "ratings": ratings,
+               "streaks": {"days": 4, "best": 12, "wins": 30}}, T0)
+    return st
+
+
 def daily_room() -> RaceState:
     st = lobby_state()
     in_daily_room(st, False)
@@ -147,6 +158,9 @@ SCREENS: dict[str, Case] = {
         lambda: board_state("rating", "2026-12-01", near=True),
         UI(menu="board", board_kind="rating", variant="czarina", board_scope="near,season")),
     "wins board": (lambda: board_state("wins"), UI(menu="board", board_kind="wins", variant="czarina")),
+    "profile, every variant rated": (profile_state, UI(menu="profile")),
+    "profile, loading": (lobby_state, UI(menu="profile")),
+    "profile, typing a name": (lobby_state, UI(menu="boards", text="ann", text_purpose="profile")),
     "room": (room, UI()),
     "countdown": (lambda: room(countdown=True), UI()),
     "daily room": (daily_room, UI()),
