@@ -14,12 +14,10 @@ import json
 from typing import Any, Final, cast
 
 from redis.asyncio import Redis
-from redis.exceptions import ConnectionError as RedisConnectionError
-from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from ..wire.errors import StoreUnavailable
 from . import keys as room_keys
-from .rooms import RoomStore, _int, _s
+from .rooms import STORE_AWAY, RoomStore, _int, _s
 
 INDEX: Final = "arenas:index"  # sorted set: arena id -> its end (ms)
 INDEX_MAX: Final = 1000  # arenas indexed at most (the newest ends stay)
@@ -151,8 +149,8 @@ return 1
 async def _guard(coro: Any) -> Any:
     try:
         return await coro
-    except (RedisConnectionError, RedisTimeoutError, OSError) as exc:
-        raise StoreUnavailable(str(exc)) from None
+    except STORE_AWAY as exc:
+        raise StoreUnavailable(f"{type(exc).__name__}: {exc}") from None
 
 
 class ArenaStore:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 import secrets
 from collections.abc import Callable
-from typing import Any, cast
+from typing import Any, Final, cast
 
 from redis.asyncio import Redis
 from redis.exceptions import ClusterError
@@ -67,6 +67,12 @@ def _log_rows(rows: list[Any]) -> list[tuple[int, str]]:
     return out
 
 
+# What a store call raises when Redis is away for now, read as store_unavailable by
+# every store: ClusterError is redis-py's cluster client out of redirections (a slot
+# moving or a shard failing over)
+STORE_AWAY: Final = (RedisConnectionError, RedisTimeoutError, OSError, ClusterError)
+
+
 class RoomStore:
     def __init__(self, redis: Redis, *, race_ms: int, countdown_ms: int,
                  lobby_ttl_ms: int = HOUR_MS, finished_ttl_ms: int = 24 * HOUR_MS,
@@ -103,9 +109,7 @@ class RoomStore:
     async def _guard(self, coro: Any) -> Any:
         try:
             return await coro
-        except (RedisConnectionError, RedisTimeoutError, OSError, ClusterError) as exc:
-            # ClusterError: redis-py's cluster client ran out of redirections (a
-            # slot moving or a shard failing over): the store is away for now
+        except STORE_AWAY as exc:
             raise StoreUnavailable(f"{type(exc).__name__}: {exc}") from None
         except RuntimeError as exc:
             # redis-py's cluster client may write on a connection it closed after a
@@ -273,9 +277,7 @@ class RoomStore:
             res = await self._moves.call_packed(
                 self.move_command(code, n, expected_v, seq, at_ms, move, status, fc, progress),
                 self.slot(code))
-        except (RedisConnectionError, RedisTimeoutError, OSError, ClusterError) as exc:
-            # ClusterError: redis-py's cluster client ran out of redirections (a
-            # slot moving or a shard failing over): the store is away for now
+        except STORE_AWAY as exc:
             raise StoreUnavailable(f"{type(exc).__name__}: {exc}") from None
         return _s(res[0]), int(res[1])
 

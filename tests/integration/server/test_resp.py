@@ -299,6 +299,10 @@ async def test_a_cluster_out_of_redirections_is_the_store_being_away(rdb: aiored
     with pytest.raises(StoreUnavailable, match="ClusterError"):
         await store._guard(exhausted())
     store.close()
+    from server.store.arenas import _guard as arenas_guard  # the arena store's own, without rooms
+
+    with pytest.raises(StoreUnavailable, match="ClusterError"):
+        await arenas_guard(exhausted())
 
 
 async def _fake_redis(delay: float | None) -> tuple[asyncio.Server, int]:
