@@ -23,6 +23,7 @@ from tests.support.servers import (
     fetch_record,
     is_card,
     move_log,
+    play_out,
     player_row,
     results_of,
     seat,
@@ -88,7 +89,9 @@ async def test_a_bot_seat_receives_nothing_a_person_in_a_seat_does_not(make_serv
         bot = the_bot(app)
         await human.send({"t": "ready"})
         await human.expect("view")
-        await human.play(30)
+        # the person resigns after 30 moves, so the race ends when the bot's game does
+        # (not when the time left to the others after a winner runs out)
+        await play_out(human, 30)
         results = await results_of(human, timeout=90)
         record = await fetch_record(human, 2)
         await asyncio.sleep(0.1)
