@@ -40,6 +40,7 @@ from server.store.arenas import ArenaStore
 from server.wire.protocol import CLIENT_MESSAGES, CLOSE_INTERNAL, PROTOCOL_VERSION, encode
 from tests.support.errorlogs import ErrorRecords
 from tests.support.flood import flood_campaign
+from tests.support.storeview import on_their_clock
 
 VARIANTS = sorted(RULES)
 ODD_STRINGS = ["", " ", "²", "①", "٣", "ABCDEF.².x", "ABCDEF.1.", "..", "A" * 64, "\x00", "🂡",
@@ -289,10 +290,9 @@ class Fuzzer(FrameMaker):
 
     # -- the run -------------------------------------------------------------------------------
     async def snapshot(self) -> dict[bytes, Any]:
-        """Every key and its value (TTLs left out: they only run down), but an
-        arena's presence marks and lease, which its runner renews on every tick."""
-        keys = [k async for k in self.rdb.scan_iter(count=1000)
-                if not k.endswith((b":seen", b":lease"))]
+        """Every key and its value (TTLs left out: they only run down), but the keys
+        a server writes on its own clock (tests/support/storeview.py)."""
+        keys = [k async for k in self.rdb.scan_iter(count=1000) if not on_their_clock(k.decode())]
         pipe = self.rdb.pipeline(transaction=False)
         for k in keys:
             pipe.type(k)

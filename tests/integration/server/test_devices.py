@@ -13,9 +13,9 @@ import redis.asyncio as aioredis
 
 from server.rooms import identity as identity_module
 from server.store.identity import Device
-from tests.integration.server.test_refusals import everything
 from tests.support.bot import Bot
 from tests.support.servers import ServerFactory, close_all, txt, ws_url
+from tests.support.storeview import everything
 
 
 def fresh(name: str) -> str:
@@ -52,22 +52,13 @@ async def key_refused(url: str, name: str, key: str) -> None:
     await bot.close()
 
 
-async def store(rdb: aioredis.Redis) -> dict[str, Any]:
-    """The whole store but the keys a server's own loops write on their clock,
-    answering no message: the seasons' (it closes the season before its first,
-    server/rooms/ladder.py) and the quick-race pairing's lease on a variant (taken
-    and let go by each tick, server/rooms/matchmaker.py)."""
-    return {k: v for k, v in (await everything(rdb)).items()
-            if not k.startswith("season") and not (k.startswith("mm:") and k.endswith(":lease"))}
-
-
 async def refused(bot: Bot, message: dict[str, Any], code: str, rdb: aioredis.Redis) -> dict[str, Any]:
     """Send ``message``, expect the error ``code``, and check the store did not change."""
-    before = await store(rdb)
+    before = await everything(rdb)
     await bot.send(message)
     answer = await bot.expect("error")
     assert answer["code"] == code, answer
-    assert await store(rdb) == before, message
+    assert await everything(rdb) == before, message
     return answer
 
 

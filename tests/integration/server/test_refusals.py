@@ -15,24 +15,9 @@ from tests.support.servers import (
     race,
     room_snapshot,
     seat,
-    txt,
     ws_url,
 )
-
-
-async def everything(rdb: aioredis.Redis) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    async for key in rdb.scan_iter(count=1000):
-        kind = txt(await rdb.type(key))
-        if kind == "hash":
-            out[key.decode()] = await rdb.hgetall(key)
-        elif kind == "list":
-            out[key.decode()] = await rdb.lrange(key, 0, -1)
-        elif kind == "zset":
-            out[key.decode()] = await rdb.zrange(key, 0, -1, withscores=True)
-        else:
-            out[key.decode()] = kind
-    return out
+from tests.support.storeview import everything
 
 
 async def test_a_join_with_an_unknown_code_keeps_the_player_in_its_lobby(url: str,

@@ -12,7 +12,6 @@ from server.game import engine
 from server.game.records import record_from_dict, verify
 from server.game.views import view
 from tests.integration.server.test_finished_room import compacted
-from tests.integration.server.test_refusals import everything
 from tests.support.bot import Bot
 from tests.support.servers import (
     ServerFactory,
@@ -24,6 +23,7 @@ from tests.support.servers import (
     room_snapshot,
     ws_url,
 )
+from tests.support.storeview import everything
 
 
 async def solo(url: str, variant: str, deal: str | None, name: str = "solo") -> tuple[Bot, str]:
