@@ -1,5 +1,5 @@
 """Reports and moderation: the one service the report handler, the admin API
-and ``patience-server admin`` call (docs/design/moderation.md).
+and ``patience-server admin`` call (docs/operations/moderation.md).
 
 Every moderator's action checks all it needs before its first write (a refused
 action writes nothing), then writes its entry in the append-only audit log

@@ -1,5 +1,5 @@
 """Voiding a rated race: every player's rating without it, and the boards after
-(docs/design/moderation.md says how, and how exact that is).
+(docs/operations/moderation.md says how, and how exact that is).
 
 A race is found by its code: the players and variant noted when it was rated
 (``mod:rated:{CODE}``, kept 90 days), else the room while its row is kept. A

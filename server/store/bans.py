@@ -1,5 +1,5 @@
 """Bans, reserved names, cheater marks, rated races and the audit log in Redis
-(docs/design/moderation.md; docs/reference/storage.md lists the keys).
+(docs/operations/moderation.md; docs/reference/storage.md lists the keys).
 
 * ``ban:name:{NAME}`` and ``ban:addr:{ADDRESS}``: string, the ban as JSON
   (kind, reason, at, until), expiring when the ban does (no TTL: for good);

@@ -1,4 +1,4 @@
-"""A claimed name moved to a new name by a moderator (docs/design/moderation.md).
+"""A claimed name moved to a new name by a moderator (docs/operations/moderation.md).
 
 The old name's keys sit in its own slot and the new name's in another, so the
 move is key by key (``DUMP`` and ``RESTORE``, each with its TTL), never one

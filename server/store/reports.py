@@ -1,4 +1,4 @@
-"""Players' reports of other names in Redis (docs/design/moderation.md).
+"""Players' reports of other names in Redis (docs/operations/moderation.md).
 
 * ``report:{NAME}``: list, the newest reports of one name (JSON, newest
   first), at most :data:`KEPT_PER_NAME`, gone :data:`REPORT_TTL_S` after the

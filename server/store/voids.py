@@ -1,4 +1,4 @@
-"""A voided race taken out of its players' ratings and boards (docs/design/moderation.md).
+"""A voided race taken out of its players' ratings and boards (docs/operations/moderation.md).
 
 A race's change is taken out of a rating by its own step: the mean goes back
 by what the race added, and the variance the race took away is given back
