@@ -222,3 +222,32 @@ async def test_the_admin_api_is_off_without_a_token_and_wrong_tokens_run_out(
         assert (await admin(on, "GET", "/admin/v1/queue"))[0] == 429  # the right one waits too
     finally:
         await on.close()
+
+
+async def test_a_rated_race_is_noted_and_voided_through_the_api(app: RaceServer, redis: Redis) -> None:
+    ann, _ = await claimed(app, "ann")
+    bob, _ = await claimed(app, "bob")
+    try:
+        await ann.send({"t": "create", "variant": VARIANT, "players": 2, "private": True})
+        code = (await ann.expect("joined"))["code"]
+        await bob.send({"t": "join", "code": code})
+        await bob.expect("joined")
+        for bot in (ann, bob):
+            await bot.send({"t": "ready"})
+        await asyncio.gather(*(bot.expect("view") for bot in (ann, bob)))
+        for bot in (ann, bob):
+            await bot.send({"t": "resign", "seq": 1})
+        results = await ann.expect("results", timeout=20)
+        assert set(results["ratings"]) == {"ann", "bob"}
+        noted = json.loads(await redis.get(f"mod:rated:{{{code}}}"))
+        assert sorted(noted.pop("names")) == ["ann", "bob"]
+        assert noted == {"variant": VARIANT, "daily": None, "won": False}
+        status, done = await admin(app, "POST", f"/admin/v1/races/{code.lower()}/void?reason=shared%20account")
+        assert status == 200 and set(done["players"]) == {"ann", "bob"}
+        for name in ("ann", "bob"):
+            profile = await app.service.competition.profile(name)
+            assert profile["ratings"][VARIANT]["races"] == 0
+            assert abs(profile["ratings"][VARIANT]["value"]) < 1e-3  # a new rating's ordinal: 25 - 3 * 25/3
+    finally:
+        await ann.close()
+        await bob.close()
