@@ -56,7 +56,8 @@ def answer(status: int, body: Any, retry_s: float | None = None) -> Response:
         headers.append(("WWW-Authenticate", 'Bearer realm="patience-admin"'))
     if retry_s is not None:
         headers.append(("Retry-After", str(max(1, math.ceil(retry_s)))))
-    return Response(status, PHRASES.get(status, "Error" if status >= 400 else "OK"), Headers(headers), payload)
+    phrase = PHRASES.get(status, "Error" if status >= 400 else "OK")
+    return Response(status, phrase, Headers(headers), payload)
 
 
 def _refused(error: AdminError) -> Response:

@@ -83,7 +83,8 @@ def ban_refusal(name: str, ban: dict[str, object], now_ms: int) -> ProtocolError
     """The refusal a banned name hears: why, and until when (docs/operations/moderation.md)."""
     until = ban.get("until")
     if until is None:
-        return ProtocolError("banned", f"{name!r} is banned from ranked play for good: {ban.get('reason', '')}")
+        return ProtocolError("banned", f"{name!r} is banned from ranked play for good: "
+                             f"{ban.get('reason', '')}")
     left = max(0, int(str(until)) - now_ms)
     return ProtocolError("banned", f"{name!r} is banned from ranked play for {math.ceil(left / 60_000)} "
                          f"more minutes: {ban.get('reason', '')}", retry_ms=left)

@@ -19,7 +19,15 @@ from ..rooms.awaited import await_results
 from ..rooms.play import play
 from ..rooms.player import Player, clean_name, token_hash
 from ..wire.protocol import PROTOCOL_VERSION, ProtocolError
-from .common import asked_code, check_not_reserved, check_not_banned, check_room_budget, join_failed, spend_room, variant_id
+from .common import (
+    asked_code,
+    check_not_banned,
+    check_not_reserved,
+    check_room_budget,
+    join_failed,
+    spend_room,
+    variant_id,
+)
 from .competition import check_name
 
 log = logging.getLogger("patience.lobby")

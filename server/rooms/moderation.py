@@ -127,12 +127,14 @@ class Moderation:
         if name.casefold() == reporter.casefold():
             raise ProtocolError("bad_field", "report: a name cannot report itself")
         if not await self.renames.claimed(name):
-            raise ProtocolError("bad_field", f"report: {name!r} is not a claimed name (only those are reported)")
+            raise ProtocolError("bad_field", f"report: {name!r} is not a claimed name "
+                                "(only those are reported)")
         if await self.reports.sent(reporter) >= PER_HOUR:
             raise ProtocolError("over_limit", f"as many reports as a name may send in an hour ({PER_HOUR})",
                                 retry_ms=3_600_000)
         if not await self.reports.add(reporter, name, reason, text, room, self.clock()):
-            raise ProtocolError("bad_field", f"report: your report of {name!r} is already with the moderators")
+            raise ProtocolError("bad_field", f"report: your report of {name!r} is already "
+                                "with the moderators")
 
     # -- the queue -----------------------------------------------------------------
     async def queue(self, limit: int = QUEUE_LIMIT) -> list[dict[str, Any]]:

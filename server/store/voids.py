@@ -140,7 +140,8 @@ class VoidStore:
         for name, raw in zip(names, values, strict=True):
             if raw is not None:
                 for season in seasons:
-                    pipe.zadd(rating_board(variant, season), {name.casefold(): Skill.from_store(_s(raw)).ordinal})
+                    ordinal = Skill.from_store(_s(raw)).ordinal
+                    pipe.zadd(rating_board(variant, season), {name.casefold(): ordinal})
         await self._guard(pipe.execute())
 
     async def take_off_boards(self, name: str, variants: list[str], seasons: tuple[str, ...]) -> None:

@@ -239,10 +239,11 @@ async def test_a_rated_race_is_noted_and_voided_through_the_api(app: RaceServer,
             await bot.send({"t": "resign", "seq": 1})
         results = await ann.expect("results", timeout=20)
         assert set(results["ratings"]) == {"ann", "bob"}
-        noted = json.loads(await redis.get(f"mod:rated:{{{code}}}"))
+        noted = json.loads(await redis.get(f"mod:rated:{{{code}}}") or "null")
         assert sorted(noted.pop("names")) == ["ann", "bob"]
         assert noted == {"variant": VARIANT, "daily": None, "won": False}
-        status, done = await admin(app, "POST", f"/admin/v1/races/{code.lower()}/void?reason=shared%20account")
+        path = f"/admin/v1/races/{code.lower()}/void?reason=shared%20account"
+        status, done = await admin(app, "POST", path)
         assert status == 200 and set(done["players"]) == {"ann", "bob"}
         for name in ("ann", "bob"):
             profile = await app.service.competition.profile(name)
