@@ -185,7 +185,7 @@ class Moderation:
         if not await self.bans.ban(kind, target, entry, until, now):
             raise ModerationError("full", "as many bans are in force as the server keeps: lift some first")
         await self._audit(f"ban_{kind}", target, reason, by, {"until": until})
-        return {"kind": kind, "target": target, **entry}
+        return {**entry, "of": kind, "target": target}
 
     async def unban(self, kind: str, target: str, reason: str, by: str) -> dict[str, Any]:
         reason = check_reason(reason)
@@ -197,7 +197,7 @@ class Moderation:
             raise ModerationError("conflict", f"{target!r} was renamed: its name stays reserved")
         await self.bans.unban(kind, target)
         await self._audit(f"unban_{kind}", target, reason, by, {})
-        return {"kind": kind, "target": target, "lifted": True}
+        return {"of": kind, "target": target, "lifted": True}
 
     async def dismiss(self, name: str, reason: str, by: str) -> dict[str, Any]:
         """The reports and the flag of a name looked at and found nothing: off the queue."""

@@ -71,8 +71,8 @@ class BanStore:
         key = ban_key(kind, target)
         pipe = self.redis.pipeline(transaction=False)
         pipe.set(key, json.dumps(entry, separators=(",", ":")))
-        if until_ms is not None:
-            pipe.pexpireat(key, until_ms)
+        if until_ms is not None:  # relative: the server's clock decides the end, not Redis's
+            pipe.pexpire(key, max(1, until_ms - now_ms))
         pipe.zadd(INDEX, {member: until_ms if until_ms is not None else math.inf})
         await self._guard(pipe.execute())
         return True
@@ -99,7 +99,8 @@ class BanStore:
         return {t: json.loads(_s(r)) for t, r in zip(targets, raw, strict=True) if r is not None}
 
     async def listing(self, now_ms: int, limit: int) -> list[dict[str, Any]]:
-        """The bans in force, the soonest to end first (those for good last)."""
+        """The bans in force, the soonest to end first (those for good last):
+        each entry's ``of`` is name or addr, its ``kind`` ban, cheater or renamed."""
         rows = await self._guard(self.redis.zrangebyscore(INDEX, now_ms, "+inf", start=0, num=limit,
                                                           withscores=True))
         out = []
@@ -107,7 +108,7 @@ class BanStore:
             kind, _, target = _s(member).partition(":")
             entry = await self.get(kind, target)
             if entry is not None:
-                out.append({"kind": kind, "target": target, **entry,
+                out.append({**entry, "of": kind, "target": target,
                             "until": None if math.isinf(score) else int(score)})
         return out
 

@@ -82,7 +82,7 @@ async def test_bans_for_a_time_and_for_good(mod: Moderation, redis: Redis, clock
     assert await redis.ttl(ban_key("addr", "2001:db8::/64")) == -1  # for good, by the /64
     assert await mod.address_ban("2001:db8::/64") is not None
     listed = await mod.ban_list(10)
-    assert [(b["kind"], b["target"], b["until"]) for b in listed] == \
+    assert [(b["of"], b["target"], b["until"]) for b in listed] == \
         [("name", "ann", clock.now + 3_600_000), ("addr", "2001:db8::/64", None)]
     assert await mod.unrated(["Ann", "bob"]) == {"Ann"}
     await mod.unban("name", "ann", "served", "op")
