@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import logging
+import unicodedata
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any, Final
@@ -72,6 +73,13 @@ def check_reason(reason: str) -> str:
     if not reason or len(reason) > MAX_REASON:
         raise ModerationError("bad_field", f"a reason of 1 to {MAX_REASON} characters is required")
     return reason
+
+
+def tidy(name: str) -> str:
+    """A name as the server keeps it (server/rooms/player.py's clean_name, which this
+    module may not import: the player imports the service, which builds this one)."""
+    text = "".join(ch for ch in name if unicodedata.category(ch)[0] not in ("C", "Z") or ch == " ")
+    return " ".join(text.split())[:MAX_NAME_CHARS]
 
 
 def check_address(text: str) -> str:
@@ -211,10 +219,8 @@ class Moderation:
         return {"name": key, "dismissed": True}
 
     async def rename(self, old: str, new: str, reason: str, by: str) -> dict[str, Any]:
-        from .player import clean_name
-
         reason = check_reason(reason)
-        if not new or len(new) > MAX_NAME_CHARS or clean_name(new) != new:
+        if not new or len(new) > MAX_NAME_CHARS or tidy(new) != new:
             raise ModerationError("bad_field", f"a new name has 1 to {MAX_NAME_CHARS} printable characters")
         if not await self.renames.claimed(old):
             raise ModerationError("not_found", f"{old!r} is not a claimed name")
@@ -277,11 +283,9 @@ class Moderation:
             return check_address(target)
         if kind != "name":
             raise ModerationError("bad_field", "a ban is of a name or an addr")
-        from .player import clean_name
-
-        if not target or len(target) > MAX_NAME_CHARS:
-            raise ModerationError("bad_field", f"a name has 1 to {MAX_NAME_CHARS} characters")
-        return clean_name(target).casefold()
+        if not target or len(target) > MAX_NAME_CHARS or not tidy(target):
+            raise ModerationError("bad_field", f"a name has 1 to {MAX_NAME_CHARS} printable characters")
+        return tidy(target).casefold()
 
     async def _race(self, code: str) -> dict[str, Any] | None:
         race = await self.bans.rated(code)
