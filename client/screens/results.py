@@ -109,10 +109,11 @@ def _results(state: RaceState, out: Out) -> None:
     if state.rating_changes:
         _rating_changes(state, out)
     rematch_offer(state, out)
-    rematch = () if is_solo(state) else ("m rematch", "n no rematch", "! report a player")
+    rematch = () if is_solo(state) else ("m rematch", "n no rematch")
+    report = () if is_solo(state) else ("! report a player",)
     won = any(isinstance(e, dict) and e.get("won") for e in (ranking if isinstance(ranking, list) else []))
     ghost = "g race the winner's ghost" if won else "g race the first place's ghost"
-    out.text(keys_line(*rematch, "b ratings", "s save the record", "v replay", ghost,
+    out.text(keys_line(*rematch, "b ratings", "s save the record", "v replay", ghost, *report,
                        "l back to the lobby", "q quit"), "class:dim")
 
 
