@@ -135,6 +135,13 @@ def _sends(kind: str, field: str = "") -> Run:
     return send
 
 
+async def _report(d: Doer, c: Command) -> None:
+    """A report: the name and the race's room (if any) in ``scope``, the reason in ``kind``."""
+    name, _, room = c.scope.partition("\t")
+    msg = {"t": "report", "name": name, "reason": c.kind, "text": c.arg[:200]}
+    await d.session.send({**msg, "room": room} if room else msg)
+
+
 COMMANDS: Final[dict[str, Run]] = {
     "move": lambda d, c: d.session.move(c.arg),
     "home": _home,
@@ -172,5 +179,6 @@ COMMANDS: Final[dict[str, Run]] = {
     "recovery_codes": _sends("recovery_codes"),
     "revoke": _revoke,
     "codes_seen": _codes_seen,
+    "report": _report,
     "redeem": lambda d, c: d.session.redeem(c.kind, c.scope, c.arg),  # kind: link or recover; scope: the name
 }

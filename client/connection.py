@@ -31,7 +31,7 @@ from collections.abc import Callable
 from typing import Any, Final
 
 from websockets.asyncio.client import ClientConnection, connect
-from websockets.exceptions import ConnectionClosed, WebSocketException
+from websockets.exceptions import ConnectionClosed, InvalidStatus, WebSocketException
 
 from server.wire.protocol import MAX_FRAME_BYTES, MAX_NAME_CHARS, PROTOCOL_VERSION, encode
 
@@ -39,7 +39,14 @@ from .competition import board_id
 from .config import CommitmentBook, KeyStore, ServerBook, TokenStore, where
 from .requests import Requests, device_label, now_ms
 from .state import BOARD_PAGE, RaceState, apply, mode
-from .wire import NameTaken, ServerUnreachable, decode_server, describe_failure, name_taken_sentence
+from .wire import (
+    NameTaken,
+    ServerUnreachable,
+    banned_address,
+    decode_server,
+    describe_failure,
+    name_taken_sentence,
+)
 
 __all__ = [
     "BOARD_PAGE",
@@ -282,6 +289,12 @@ class ClientSession(Requests):
                 return None
             except _Refused as exc:
                 self.state.tell(str(exc), error=True)
+            except InvalidStatus as exc:
+                if banned_address(exc):  # a moderator's ban: trying again cannot help
+                    self.state.conn = "closed"
+                    self.state.tell(describe_failure(self.url, exc), error=True)
+                    self._changed_now()
+                    return None
             except (OSError, TimeoutError, WebSocketException, ValueError):
                 pass
 

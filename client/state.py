@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final, NamedTuple
 
 from .devices import REDUCERS as DEVICE_REDUCERS
+from .text import clean
 from .variants import Variant, variants_from
 
 __all__ = [
@@ -341,6 +342,10 @@ def _error(state: RaceState, msg: dict[str, Any]) -> None:
         state.tell(str(msg.get("message") or code), error=True)
 
 
+def _reported(state: RaceState, msg: dict[str, Any]) -> None:
+    state.tell(f"your report of {clean(msg.get('name'), 24)} is with the moderators")
+
+
 def _clock_only(state: RaceState, msg: dict[str, Any]) -> None:
     """Its ``server_time`` is all it brings (see ``CLOCKED``)."""
 
@@ -368,6 +373,7 @@ REDUCERS: Final[dict[str, Reducer]] = {
     "arena": _arena,
     "hint": _hint,
     "error": _error,
+    "reported": _reported,
     "pong": _clock_only,
 }
 

@@ -44,6 +44,17 @@ def decode_server(frame: bytes | str) -> dict[str, Any]:
     return data
 
 
+def banned_address(exc: BaseException) -> str:
+    """The server's sentence when it refused the handshake because a moderator
+    banned this address (HTTP 403, docs/operations/moderation.md), else ''."""
+    if not isinstance(exc, InvalidStatus) or exc.response.status_code != 403:
+        return ""
+    text = bytes(exc.response.body or b"").decode("utf-8", "replace").strip()
+    if not text.startswith("this address is banned"):
+        return ""
+    return "".join(ch for ch in text[:300] if ch.isprintable())
+
+
 def describe_failure(url: str, exc: BaseException) -> str:
     """One sentence saying why ``url`` could not be reached."""
     where = f"the Patience Race server at {url}"
@@ -61,6 +72,8 @@ def describe_failure(url: str, exc: BaseException) -> str:
         return f"Cannot reach {where}: the host name {host!r} was not found."
     if isinstance(exc, TimeoutError):
         return f"Cannot reach {where}: it did not answer in time."
+    if isinstance(exc, InvalidStatus) and banned_address(exc):
+        return f"{where.capitalize()} refused this connection: {banned_address(exc)}"
     if isinstance(exc, InvalidStatus):
         return f"{url} answered, but not as a Patience Race server (HTTP {exc.response.status_code})."
     if isinstance(exc, ConnectionClosed):

@@ -34,6 +34,7 @@ from websockets.asyncio.server import Server, ServerConnection, serve
 from websockets.datastructures import Headers
 from websockets.http11 import Request, Response
 
+from .api.admin import AdminApi, is_admin
 from .api.endpoint import ReadApi, is_api
 from .game import engine
 from .handlers import dispatch
@@ -66,6 +67,7 @@ from .rooms.matchmaker import Matchmaker
 from .rooms.player import Player
 from .rooms.service import RoomService
 from .store.client import open_client
+from .wire.errors import StoreUnavailable
 from .wire.protocol import CLOSE_GOING_AWAY, MAX_FRAME_BYTES
 
 log = logging.getLogger("patience.server")
@@ -123,6 +125,9 @@ class RaceServer:
         # the public read API (server/api/): its own per-address budget, the same address keys
         self.api = ReadApi(self.service, self.arenas, AddressBook(Limits(
             messages_per_2s=settings.api_rate_per_2s)), self.addresses)
+        # the admin API (server/api/admin.py): its own token, path and per-address budget
+        self.admin = AdminApi(self.service.moderation, settings.admin_token, AddressBook(Limits(
+            messages_per_2s=settings.admin_rate_per_2s, guesses_per_hour=30)))
         self.server: Server | SansioServer | None = None
         # keepalive: a ping every PING_INTERVAL_S, closed when no pong within PING_TIMEOUT_S
         self.ping_interval_s = 20.0
@@ -178,8 +183,11 @@ class RaceServer:
                             metrics.render())
         if is_api(request.path.split("?", 1)[0]):
             return await self.api.answer(self.address_of(connection, request), request)
+        if is_admin(request.path.split("?", 1)[0]):
+            return await self.admin.answer(self.address_of(connection, request), request)
         if request.path != "/healthz":
-            return self.page.answer(request) or self.admit(connection, request)
+            return (self.page.answer(request) or self.admit(connection, request)
+                    or await self.refuse_banned(connection, request))
         ok = await self.store.ping()
         status = http.HTTPStatus.OK if ok else http.HTTPStatus.SERVICE_UNAVAILABLE
         body = b"ok\n" if ok else b"redis unreachable\n"
@@ -193,6 +201,20 @@ class RaceServer:
             return connection.respond(http.HTTPStatus.TOO_MANY_REQUESTS,
                                       "too many connections from this address\n")
         return None
+
+    async def refuse_banned(self, connection: Handshake, request: Request) -> Response | None:
+        """Refuse the handshake of a banned address (403, saying why and until
+        when: docs/operations/moderation.md). Redis away: the address is let in."""
+        try:
+            ban = await self.service.moderation.address_ban(self.address_of(connection, request))
+        except StoreUnavailable:
+            return None
+        if ban is None:
+            return None
+        until = ban.get("until")
+        when = "for good" if until is None else f"until {until} (ms since 1970, UTC)"
+        return connection.respond(http.HTTPStatus.FORBIDDEN,
+                                  f"this address is banned {when}: {ban.get('reason', '')}\n")
 
     async def start(self) -> Server | SansioServer:
         # before anything is written: an old server would fail only at the first move

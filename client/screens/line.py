@@ -15,7 +15,7 @@ from ..text import Out, clean
 from ..ui import MAX_NAME, UI, Command
 from .base import Keys
 
-__all__ = ["ENTER", "MAX_TEXT", "PROMPTS", "draw_prompt", "ghost_target", "press"]
+__all__ = ["ENTER", "MAX_TEXT", "PROMPTS", "draw_prompt", "ghost_target", "open_report", "press"]
 
 MAX_TEXT: Final = 32
 _GHOST_TEXT: Final = re.compile(r"\s*([A-Za-z0-9]{1,16})(?:\s*[\s.#:]\s*([1-8]))?\s*")
@@ -34,7 +34,16 @@ PROMPTS: Final = {
     "recover": "recovery code: ",
     "revoke": "number of the device to revoke: ",
     "profile": "whose profile (a name): ",
+    "report_name": "report whom (a name from the results): ",
+    "report_reason": "why: 1 cheating, 2 offensive name, 3 abuse, 4 other: ",
+    "report_text": "in a few words (Enter sends the report, Esc cancels): ",
 }
+REPORT_REASONS: Final = {"1": "cheating", "2": "offensive_name", "3": "abuse", "4": "other"}
+
+
+def open_report(ui: UI, name: str, room: str = "") -> UI:
+    """Ask why ``name`` is reported (from a profile, or a race's ``room``), then its words."""
+    return replace(ui, text="", text_purpose="report_reason", target=f"{name}\t{room}", note="")
 
 
 def ghost_target(text: str) -> tuple[str, int] | None:
@@ -78,6 +87,30 @@ def _profile(ui: UI, value: str) -> Keys:
     if not value:
         return _closed(ui), []
     return replace(_closed(ui), menu="profile", note=""), [Command("profile", value[:MAX_NAME])]
+
+
+def _report_name(ui: UI, value: str) -> Keys:
+    if not value:
+        return replace(_closed(ui), target=""), []
+    if len(value) > MAX_NAME:
+        return replace(ui, note=f"a name has 1 to {MAX_NAME} characters"), []
+    return open_report(ui, value, ui.target), []
+
+
+def _report_reason(ui: UI, value: str) -> Keys:
+    if not value:
+        return replace(_closed(ui), target=""), []
+    if value not in REPORT_REASONS:
+        return replace(ui, text="", note="1, 2, 3 or 4"), []
+    return replace(ui, text="", text_purpose="report_text", target=f"{ui.target}\t{REPORT_REASONS[value]}",
+                   note=""), []
+
+
+def _report_text(ui: UI, value: str) -> Keys:
+    name, room, reason = (ui.target.split("\t") + ["", "", ""])[:3]
+    note = f"reporting {clean(name, MAX_NAME)} to the moderators\u2026"
+    return replace(_closed(ui), target="", note=note), [Command("report", value, kind=reason,
+                                                                scope=f"{name}\t{room}")]
 
 
 def _back_to_menu(ui: UI) -> UI:
@@ -154,6 +187,9 @@ ENTER: Final[dict[str, Callable[[UI, str], Keys]]] = {
     "watch": _watch,
     "ghost": _ghost,
     "profile": _profile,
+    "report_name": _report_name,
+    "report_reason": _report_reason,
+    "report_text": _report_text,
 }
 
 

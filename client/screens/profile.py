@@ -14,6 +14,7 @@ from ..ui import UI, Command, open_text
 from ..variants import variant_name
 from .base import At, Keys
 from .chrome import connected, notices, num
+from .line import open_report
 
 __all__ = ["draw", "press"]
 
@@ -28,6 +29,11 @@ def press(ui: UI, key: str, at: At) -> Keys:
     if key == "r":
         name = (at.state.profile or {}).get("name")
         return ui, [Command("profile", name)] if isinstance(name, str) and name else []
+    if key == "!":  # report this name to the moderators
+        name = (at.state.profile or {}).get("name")
+        if not (at.state.profile or {}).get("claimed") or not isinstance(name, str):
+            return replace(ui, note="only a claimed name can be reported"), []
+        return open_report(ui, name), []
     if key == "n":  # another name
         return open_text(ui, "profile", ""), []
     if key == "q":
@@ -95,5 +101,5 @@ def draw(state: RaceState, ui: UI, out: Out, now: int) -> None:
                      f"ranked daily wins {wins or 0}")
     out.text()
     out.text(keys_line("? provisional: fewer rated races than the rating needs", ""), "class:dim")
-    out.text(keys_line("r refresh", "n another name", "Esc back"), "class:dim")
+    out.text(keys_line("r refresh", "n another name", "! report", "Esc back"), "class:dim")
     notices(state, ui, out)

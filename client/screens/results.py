@@ -47,6 +47,8 @@ def press(ui: UI, key: str, at: At) -> Keys:
         kind, variant = ("daily", ctx.variant) if ctx.daily and ctx.variant else ("rating", ctx.variant)
         opened, commands = open_board(UI(), kind, variant)
         return opened, [Command("leave"), *commands]
+    if key == "!" and state.code and not is_solo(state):  # report a player of this race
+        return replace(ui, text="", text_purpose="report_name", target=state.code, note=""), []
     if key in ("l", "escape"):
         return UI(), [Command("leave")]
     if key == "q":
@@ -108,9 +110,10 @@ def _results(state: RaceState, out: Out) -> None:
         _rating_changes(state, out)
     rematch_offer(state, out)
     rematch = () if is_solo(state) else ("m rematch", "n no rematch")
+    report = () if is_solo(state) else ("! report a player",)
     won = any(isinstance(e, dict) and e.get("won") for e in (ranking if isinstance(ranking, list) else []))
     ghost = "g race the winner's ghost" if won else "g race the first place's ghost"
-    out.text(keys_line(*rematch, "b ratings", "s save the record", "v replay", ghost,
+    out.text(keys_line(*rematch, "b ratings", "s save the record", "v replay", ghost, *report,
                        "l back to the lobby", "q quit"), "class:dim")
 
 

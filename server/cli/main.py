@@ -1,6 +1,6 @@
 """``patience-server``: the server and its offline tools.
 
-Subcommands: ``variants``, ``deal``, ``verify``, ``solve``, ``serve``, ``arena`` and
+Subcommands: ``variants``, ``deal``, ``verify``, ``solve``, ``serve``, ``arena``, ``admin`` and
 ``migrate-ratings``.
 Bad input gets one line on stderr and exit status 2, never a traceback. The load
 bench (``python -m bench.load``) and the local cluster (``python -m tools.localcluster``)
@@ -129,6 +129,12 @@ def _cmd_arena(args: argparse.Namespace) -> int:
     return run(args)
 
 
+def _cmd_admin(args: argparse.Namespace) -> int:
+    from .admin import run
+
+    return run(args)
+
+
 def _cmd_migrate(args: argparse.Namespace) -> int:
     from .migrate import run
 
@@ -245,6 +251,11 @@ def build_parser() -> argparse.ArgumentParser:
 
     arena_arguments(a)
     a.set_defaults(func=_cmd_arena)
+    ad = sub.add_parser("admin", help="moderation: the queue, bans, renames, voids, the audit log")
+    from .admin import add_arguments as admin_arguments
+
+    admin_arguments(ad)
+    ad.set_defaults(func=_cmd_admin)
     sub.add_parser("migrate-ratings", help="once, after the upgrade to ratings per variant: each name's "
                    "single rating starts every variant it played").set_defaults(func=_cmd_migrate)
     return p

@@ -12,6 +12,7 @@ from ..race.arena import Line
 from ..rooms.arenas import ArenaRunner, identity, runner_for
 from ..rooms.player import Player
 from ..wire.protocol import ProtocolError
+from .common import check_not_banned
 
 ARENA_ID = re.compile(r"[A-Za-z0-9]{1,16}", re.ASCII)
 
@@ -47,6 +48,7 @@ async def on_arena_join(player: Player, msg: dict[str, Any]) -> None:
     runner = runner_for(player.service)
     arena = arena_id(msg["id"])
     await player.can_leave()  # a race in progress first: it is not left for an arena
+    await check_not_banned(player)
     d = await _definition(runner, arena)
     now = runner.service.clock()
     if d.get("status") == "finished" or now >= int(d["ends_at"]):

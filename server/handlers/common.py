@@ -77,3 +77,33 @@ def asked_code(player: Player, text: str) -> str:
         return room_code(text)
     except ProtocolError:
         raise join_failed(player, text.strip()) from None
+
+
+def ban_refusal(name: str, ban: dict[str, object], now_ms: int) -> ProtocolError:
+    """The refusal a banned name hears: why, and until when (docs/operations/moderation.md)."""
+    until = ban.get("until")
+    if until is None:
+        return ProtocolError("banned", f"{name!r} is banned from ranked play for good: "
+                             f"{ban.get('reason', '')}")
+    left = max(0, int(str(until)) - now_ms)
+    return ProtocolError("banned", f"{name!r} is banned from ranked play for {math.ceil(left / 60_000)} "
+                         f"more minutes: {ban.get('reason', '')}", retry_ms=left)
+
+
+async def check_not_banned(player: Player) -> None:
+    """Refuse ranked play (a quick race, the daily, an arena) to a banned name,
+    before anything is written."""
+    if player.identified is None:
+        return
+    ban = await player.service.moderation.name_ban(player.identified)
+    if ban is not None:
+        raise ban_refusal(player.identified, ban, player.service.clock())
+
+
+async def check_not_reserved(player: Player, name: str) -> None:
+    """Refuse a name a moderator renamed (hello, claim): it is reserved, and its
+    holder is told the new one."""
+    ban = await player.service.moderation.name_ban(name)
+    if ban is not None and ban.get("kind") == "renamed":
+        raise ProtocolError("renamed", f"a moderator renamed {name!r} to {ban.get('to')!r}: "
+                            f"sign in as {ban.get('to')!r} with the same key ({ban.get('reason', '')})")

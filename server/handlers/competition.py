@@ -9,7 +9,7 @@ from ..rooms.competition import board_date
 from ..rooms.player import Player, clean_name
 from ..rooms.service import RoomService
 from ..wire.protocol import ProtocolError
-from .common import spend_claim, spend_room, variant_id
+from .common import check_not_banned, check_not_reserved, spend_claim, spend_room, variant_id
 
 BOARD_KINDS = ("daily", "rating", "wins")
 
@@ -29,6 +29,7 @@ async def on_claim(player: Player, msg: dict[str, Any]) -> None:
     name = clean_name(msg["name"])
     if player.identified is not None:
         raise ProtocolError("name_taken", f"this connection already plays as {player.identified}")
+    await check_not_reserved(player, name)
     spend_claim(player)
     service = player.service
     made = await service.competition.identity.claim(name, msg.get("label"), service.settings.name_ttl_days)
@@ -51,6 +52,7 @@ async def on_daily(player: Player, msg: dict[str, Any]) -> None:
     if not service.competition.secret:
         raise ProtocolError("no_daily", "this server has no secret: the daily challenge is off")
     await player.can_leave()  # check first: a refused daily counts no attempt and stores nothing
+    await check_not_banned(player)
     spend_room(player)
     # Leave before anything is written: the day's deal may take a while to come,
     # and a race starting meanwhile must not turn this into a refusal that had

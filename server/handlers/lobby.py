@@ -19,7 +19,15 @@ from ..rooms.awaited import await_results
 from ..rooms.play import play
 from ..rooms.player import Player, clean_name, token_hash
 from ..wire.protocol import PROTOCOL_VERSION, ProtocolError
-from .common import asked_code, check_room_budget, join_failed, spend_room, variant_id
+from .common import (
+    asked_code,
+    check_not_banned,
+    check_not_reserved,
+    check_room_budget,
+    join_failed,
+    spend_room,
+    variant_id,
+)
 from .competition import check_name
 
 log = logging.getLogger("patience.lobby")
@@ -50,6 +58,8 @@ async def on_hello(player: Player, msg: dict[str, Any]) -> None:
         raise ProtocolError("old_protocol", f"this server speaks protocol {PROTOCOL_VERSION}, "
                             f"the client {msg['proto']}: please upgrade the client")
     name = clean_name(msg.get("name"))
+    if msg.get("name"):
+        await check_not_reserved(player, name)
     proved = await check_name(player.service, name, msg.get("key")) if msg.get("name") else None
     token = msg.get("token")
     if token:
@@ -117,6 +127,7 @@ async def on_quick(player: Player, msg: dict[str, Any]) -> None:
     queue to be paired by skill (server/rooms/matchmaker.py)."""
     variant = variant_id(msg["variant"])
     check_room_budget(player)  # the pairing opens a room for it: refuse before leaving anything
+    await check_not_banned(player)
     await player.leave_current()
     service = player.service
     for code in await service.quick_candidates(variant):

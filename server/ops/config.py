@@ -107,6 +107,10 @@ class Settings:
     transport: str = field(default_factory=lambda: default_transport())
     # the built browser client (web/dist beside the server's package when empty)
     web_root: str = ""
+    # the admin API's token (docs/operations/moderation.md): PATIENCE_ADMIN_TOKEN, or the
+    # first line of the file PATIENCE_ADMIN_TOKEN_FILE names; empty: the admin API is off
+    admin_token: str = ""
+    admin_rate_per_2s: int = 4  # admin API requests per address per 2 s, its own budget
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
@@ -153,7 +157,30 @@ class Settings:
             hub_heartbeat_ms=_int(e, "PATIENCE_HUB_HEARTBEAT_MS", 15_000, 50, 600_000),
             transport=default_transport(e),
             web_root=e.get("PATIENCE_WEB_ROOT", ""),
+            admin_token=admin_token(e),
+            admin_rate_per_2s=_int(e, "PATIENCE_ADMIN_RATE_PER_2S", 4, 1, 10_000),
         )
+
+
+MIN_ADMIN_TOKEN = 24  # characters: a shorter token is refused at start, not guessed later
+
+
+def admin_token(env: Mapping[str, str]) -> str:
+    """The admin token from PATIENCE_ADMIN_TOKEN or the file PATIENCE_ADMIN_TOKEN_FILE
+    names (its first line): a file keeps the token out of the process's environment."""
+    token = env.get("PATIENCE_ADMIN_TOKEN", "")
+    path = env.get("PATIENCE_ADMIN_TOKEN_FILE", "")
+    if token and path:
+        raise ConfigError("set PATIENCE_ADMIN_TOKEN or PATIENCE_ADMIN_TOKEN_FILE, not both")
+    if path:
+        try:
+            with open(path, encoding="utf-8") as fh:
+                token = fh.readline().strip()
+        except OSError as exc:
+            raise ConfigError(f"PATIENCE_ADMIN_TOKEN_FILE: cannot read {path!r}: {exc.strerror}") from None
+    if token and (len(token) < MIN_ADMIN_TOKEN or not token.isascii() or not token.isprintable()):
+        raise ConfigError(f"the admin token must be at least {MIN_ADMIN_TOKEN} printable ASCII characters")
+    return token
 
 
 def default_transport(env: Mapping[str, str] | None = None) -> str:

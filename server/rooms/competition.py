@@ -14,7 +14,7 @@ import hashlib
 import hmac
 import logging
 import re
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
@@ -93,6 +93,10 @@ class Competition:
         # secret names the deployment, so clients key their names' keys by it, not by the URL.
         self.server_id: str | None = (hmac.new(self.secret, b"server-id", hashlib.sha256).hexdigest()[:24]
                                       if self.secret else None)
+        # moderation's hooks (server/rooms/moderation.py): the names a race may not
+        # rate (banned ones, cheaters), and who hears of each rated race or ranked daily
+        self.unrated: Callable[[list[str]], Awaitable[set[str]]] | None = None
+        self.on_rated: list[Callable[[RoomRow, list[str], bool], Awaitable[None]]] = []
 
     def close(self) -> None:
         if self._pool is not None:
@@ -234,6 +238,9 @@ class Competition:
                 return {}
         if room.solo:  # solo play is practice: never a board, a streak or a rating
             return {}
+        if self.unrated is not None and identified:  # a banned name or a cheater is rated by no race
+            barred = await self.unrated(list(identified.values()))
+            identified = {n: name for n, name in identified.items() if name not in barred}
         if not one_seat_each(room):
             # one identity on two seats could rate itself against itself: the
             # race keeps its results, but nothing of it counts
@@ -268,6 +275,8 @@ class Competition:
                 if won:
                     await self.boards.count_win(room.variant, name, self.ladder.written())
                 extra["board_changed"] = f"daily:{room.daily}:{room.variant}"
+                for hook in self.on_rated:
+                    await hook(room, [name], won)
             extra["share"] = share_line(get_rules(room.variant).spec.name, room.daily, won, time_ms,
                                         row["moves"], row["foundation_cards"], total, ranked)
             return extra
@@ -285,4 +294,6 @@ class Competition:
             extra["rating_variant"] = room.variant
             extra["provisional"] = sorted(n for n, s in done.after.items() if s.provisional)
             extra["board_changed"] = f"rating:{room.variant}"
+            for hook in self.on_rated:
+                await hook(room, list(done.after), False)
         return extra

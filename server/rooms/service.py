@@ -32,6 +32,7 @@ from ..wire.protocol import encode
 from .competition import Competition
 from .deadwork import DeadSearchWorker, WorkerUnavailable
 from .hub import BOARDS_CHANNEL, Hub
+from .moderation import Moderation
 from .ports import Bots, Outbox, Queue
 
 log = logging.getLogger("patience.service")
@@ -74,6 +75,8 @@ class RoomService:
         self.competition = Competition(self.store, self.boards, settings.secret, clock,
                                        settings.daily_budget, settings.daily_tries,
                                        season_days=settings.season_days)
+        # reports, bans, voids and renames (server/rooms/moderation.py)
+        self.moderation = Moderation(redis, self.store._guard, self.competition, self.room, clock)
         self.hub = Hub(redis, self._resync_room, self._board_changed,
                        heartbeat_s=settings.hub_heartbeat_ms / 1000)
         # board -> the outboxes watching it; an entry goes with its last watcher

@@ -88,6 +88,10 @@ ERROR_CODES: Final[dict[str, str]] = {
     "no_device": "this name has no device key with that id",
     "too_many_devices": "the name has as many device keys as it may: revoke one first",
     "internal": "unexpected server error: nothing was changed",
+    "banned": "a moderator banned this name from ranked play (quick races, the daily, arenas): the "
+              "message says why and until when (retry_ms; none: for good)",
+    "renamed": "a moderator renamed this name: it is reserved; sign in as the new name the message "
+               "gives, with the same key",
 }
 
 
@@ -158,6 +162,8 @@ CLIENT_MESSAGES: Final[dict[str, dict[str, Field]]] = {
     "arena_join": {"id": Field(str, max_len=16)},
     "arena_leave": {},
     "arena_info": {"id": Field(str, max_len=16)},
+    "report": {"name": Field(str, max_len=MAX_NAME_CHARS), "reason": Field(str, max_len=16),
+               "text": Field(str, False, max_len=200), "room": Field(str, False, max_len=16)},
 }
 
 # The move's limits, for decode_client's inline check (a test holds them to the table)
@@ -228,6 +234,7 @@ SERVER_MESSAGES: Final[dict[str, str]] = {
              "(joined, room, view follow)",
     "hint": "v (the position it is for), result (won, lost or unknown), move (keeps the game "
             "winnable; null unless won)",
+    "reported": "name: your report of that name is with the moderators",
 }
 
 

@@ -185,6 +185,8 @@ class FrameMaker:
             return self.rng.random() < 0.5
         if name in ("private",):
             return self.rng.random() < 0.5
+        if name == "reason":
+            return self.rng.choice(["cheating", "offensive_name", "abuse", "other", "x"])
         return self.mutate_text(name)
 
     def mutate_text(self, text: str) -> str:

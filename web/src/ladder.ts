@@ -170,9 +170,26 @@ export function drawProfile(app: App, back: HTMLElement): HTMLElement[] {
       out.push(h("p", {}, `Daily streak: ${String(streaks.days ?? 0)} days (best ${String(streaks.best ?? 0)})`
         + ` · daily wins in a row: ${String(streaks.wins ?? 0)}`));
     }
+    out.push(reportForm(app, String(p.name ?? who)));
   }
   out.push(h("p", { class: "controls" }, back));
   return out;
+}
+
+const REASONS: [string, string][] = [["cheating", "cheating"], ["offensive_name", "an offensive name"],
+  ["abuse", "abuse"], ["other", "something else"]];
+
+/** Report a claimed name to the moderators (docs/operations/moderation.md): a reason and a few
+ * words; ``key`` tells apart the forms of one page (one per opponent on the results). */
+export function reportForm(app: App, name: string, room = "", key = "profile"): HTMLElement {
+  const reason = h("select", { id: `report-reason-${key}`, name: "reason" },
+    ...REASONS.map(([value, text]) => h("option", { value }, text)));
+  const text = h("input", { id: `report-text-${key}`, name: "text", maxlength: 200, autocomplete: "off" });
+  return h("form", { class: "line report", "aria-label": `report ${name}`, onsubmit: (e: Event) => {
+    e.preventDefault();
+    app.send({ t: "report", name, reason: reason.value, text: text.value.trim(), ...(room ? { room } : {}) });
+  } }, h("label", { for: `report-reason-${key}` }, `Report ${name} for`), reason,
+  h("label", { for: `report-text-${key}` }, "in a few words"), text, h("button", { type: "submit" }, "Report"));
 }
 
 /** A race's rating changes (the race's variant), as the terminal client's results show them. */

@@ -5,7 +5,7 @@ import type { App } from "./app";
 import { drawBoard, pileName } from "./board";
 import { glyphText } from "./cards";
 import { button, clock, h } from "./dom";
-import { ratingChanges, resultsBoard } from "./ladder";
+import { ratingChanges, reportForm, resultsBoard } from "./ladder";
 import { arenaStanding } from "./lobby";
 import { type Dict, mode, players } from "./state";
 import { int, list, obj, str } from "./wire";
@@ -149,6 +149,11 @@ function drawResults(app: App): HTMLElement {
     { "data-focus": "results-board" }), button("Save my record (s)", () => saveRecord(app)),
     button("Back to the lobby (Esc)", () => app.leave(), { "data-focus": "leave" }));
   el.append(actions);
+  const others = rows.filter((r) => r.player !== s.me && !r.bot && typeof r.name === "string");
+  if (!s.watching && !room.solo && others.length) { // a claimed name reports an opponent to the moderators
+    el.append(h("details", { class: "reports" }, h("summary", {}, "Report a player"),
+      ...others.map((r) => reportForm(app, String(r.name), s.code ?? "", `p${String(r.player)}`))));
+  }
   if (s.arena && room.arena) el.append(arenaStanding(app, s.arena));
   return el;
 }

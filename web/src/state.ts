@@ -265,6 +265,9 @@ const REDUCERS: Record<string, Reducer> = {
     else if (m.result === "lost") s.tell("no line wins from here: undo a move");
     else s.tell("no hint: the solver found no sure line in the time it has");
   },
+  reported(s, m) {
+    s.tell(`Your report of ${String(m.name ?? "")} is with the moderators.`);
+  },
   error(s, m) {
     const code = String(m.code ?? "");
     if (!QUIET.has(code)) {

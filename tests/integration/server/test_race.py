@@ -159,6 +159,10 @@ async def test_no_hidden_or_opponent_card_is_ever_sent(url: str) -> None:
             for ask in ({}, {"near": True, "season": "current"}):
                 await bots[1].send({"t": "board", "kind": "rating", "variant": variant, **ask})
                 await bots[1].expect("board")
+            # a report during the race (refused: a guest's), its answer scanned with the rest
+            await bots[2].send({"t": "report", "name": bots[0].name, "reason": "cheating",
+                                "room": bots[2].code})
+            await bots[2].expect("error")
             await asyncio.gather(*(play_out(b, 60) for b in bots))
             for bot in bots:
                 await results_of(bot)
