@@ -6,9 +6,10 @@ scores them together. Three parts, each scaled so that 1.0 is its flag
 threshold; the score is the largest part, and a name is flagged at
 :data:`FLAG_AT` (1.0) or more:
 
-* **agreement** - the log-likelihood ratio of the window's pooled agreements
-  (``agreed`` of ``choices``) under a solver-assisted player's agreement rate
-  against an honest one's (:data:`P_ASSISTED`, :data:`P_HONEST`), over
+* **agreement** - the log-likelihood ratio of agreements (``agreed`` of
+  ``choices``) under a solver-assisted player's agreement rate against an
+  honest one's (:data:`P_ASSISTED`, :data:`P_HONEST`), of the window's games
+  pooled or of its best game alone, whichever is larger, over
   :data:`AGREE_LLR`. Choices a person makes agree with the solver now and then;
   only a long run of them, far more than the best honest players show, scores.
 * **speed** - the median think time of the window's own choices (safe cards
@@ -62,7 +63,10 @@ def score(games: Sequence[dict[str, Any]]) -> tuple[float, dict[str, Any]]:
     choices = sum(int(g.get("choices", 0)) for g in window)
     agreed = sum(int(g.get("agreed", 0)) for g in window)
     llr = agreement_llr(choices, agreed)
-    agree_part = max(0.0, llr) / AGREE_LLR
+    # one game on the solver's line is evidence however the others went (a cheat may
+    # play on his own when his solver finds nothing): the best game counts alone too
+    best = max((agreement_llr(int(g.get("choices", 0)), int(g.get("agreed", 0))) for g in window), default=0.0)
+    agree_part = max(0.0, llr, best) / AGREE_LLR
 
     timed = [g for g in window if int(g.get("moves", 0)) > 0]
     times = sum(int(g["moves"]) for g in timed)
@@ -84,7 +88,8 @@ def score(games: Sequence[dict[str, Any]]) -> tuple[float, dict[str, Any]]:
     why = {
         "score": round(total, 3), "flag_at": FLAG_AT, "games": len(window), "parts": parts,
         "agreement": {"choices": choices, "agreed": agreed,
-                      "rate": round(agreed / choices, 3) if choices else None, "llr": round(llr, 2)},
+                      "rate": round(agreed / choices, 3) if choices else None, "llr": round(llr, 2),
+                      "best_game_llr": round(best, 2)},
         "speed": {"think_times": times, "median_ms": median_ms, "fast_share": round(fast_share, 3)},
         "machine_pace": {"games": len(machine), "judged": len(judged), "same_ms_games": same},
         "shape": round(statistics.fmean(float(g.get("shape", 0.0)) for g in judged), 3) if judged else None,
