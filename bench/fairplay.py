@@ -14,7 +14,9 @@ pace:
 * ``person S``: a person of strength S (the level-S policy's moves) at a
   person-like pace drawn for the career (bench/fairplay_games.py, ``PersonPace``);
   half of them send safe cards home with the client's key (at once, one by one);
-* ``assisted``: the solver-assisted player at a person-like pace;
+* ``assisted``: the solver-assisted player at a person-like pace, playing its own
+  move (the strong bot's) instead of the solver's one time in ten; ``assisted, 30%
+  own moves`` three times in ten;
 * ``instant`` and ``metronome``: the club bot's moves at a machine's pace (a few
   tens of milliseconds; a fixed 1.2 s to the millisecond), which the pace
   signals, not the agreement, must catch.
@@ -48,12 +50,13 @@ from server.rooms.bots.pace import think_time
 from server.rooms.bots.policy import Decision
 
 SEED = 2026
-PLAYERS = ("L1", "L2", "L3", "L4", "L5", "assisted")
+PLAYERS = ("L1", "L2", "L3", "L4", "L5", "assisted", "assisted-30")
 # kind -> (the games it plays, its pace, whether it should be flagged)
 KINDS: dict[str, tuple[str, str, bool]] = {
     **{f"bot L{n}": (f"L{n}", "bot", False) for n in range(1, 6)},
     **{f"person {n}": (f"L{n}", "person", False) for n in range(1, 6)},
     "assisted": ("assisted", "person", True),
+    "assisted, 30% own moves": ("assisted-30", "person", True),
     "instant": ("L3", "instant", True),
     "metronome": ("L3", "metronome", True),
 }
@@ -127,7 +130,7 @@ def think_times(game: dict[str, Any], kind_pace: str, level: int, person: Person
 def career(games: list[dict[str, Any]], kind: str, length: int, rng: random.Random) -> int | None:
     """The game (1-based) at which this career is first flagged, or None."""
     who, kind_pace, _ = KINDS[kind]
-    level = 4 if who == "assisted" else int(who[1:])
+    level = 4 if who.startswith("assisted") else int(who[1:])
     person = PersonPace.draw(level, rng) if kind_pace == "person" else None
     safe_key = rng.random() < 0.5
     history: list[dict[str, Any]] = []
@@ -141,18 +144,25 @@ def career(games: list[dict[str, Any]], kind: str, length: int, rng: random.Rand
     return None
 
 
+def by_game(firsts: list[int | None], share: float) -> int | None:
+    """The game by which ``share`` of the careers were flagged, or None (not within them)."""
+    hit = sorted(f for f in firsts if f is not None)
+    need = max(1, -(-int(share * 1000) * len(firsts) // 1000))
+    return hit[need - 1] if len(hit) >= need else None
+
+
 def table(results: dict[str, list[int | None]], length: int) -> str:
     lines = [f"| career | should be flagged | careers flagged in {length} games (95% Wilson) | "
-             + " | ".join(f"flagged within {w}" for w in WITHIN) + " | games to flag: median, 95th pct |",
-             "|---|---|---|" + "---:|" * len(WITHIN) + "---|"]
+             + " | ".join(f"within {w}" for w in WITHIN) + " | median game of the flag | 95% flagged by game |",
+             "|---|---|---|" + "---:|" * len(WITHIN) + "---:|---:|"]
     for kind, firsts in results.items():
         n = len(firsts)
         hit = sorted(f for f in firsts if f is not None)
         within = " | ".join(f"{100 * sum(1 for f in hit if f <= w) / n:.1f}%" for w in WITHIN)
-        spread = (f"{statistics.median(hit):g}, {hit[min(len(hit) - 1, int(0.95 * len(hit)))]}"
-                  if hit else "—")
+        median = f"{statistics.median(hit):g}" if hit else "—"
+        p95 = by_game(firsts, 0.95)
         lines.append(f"| {kind} | {'yes' if KINDS[kind][2] else 'no'} | {rate(len(hit), n)} | {within} | "
-                     f"{spread} |")
+                     f"{median} | {p95 if p95 is not None else '—'} |")
     return "\n".join(lines)
 
 

@@ -9,7 +9,7 @@ make the moves:
   deciding from the views alone;
 * the **solver-assisted** player: it asks the solver (which sees the whole
   deal, the stock's order included) for a winning line from its true position
-  and plays it; now and then (``noise``) it plays the strong bot's move instead,
+  and plays it; now and then (:data:`NOISE`) it plays the strong bot's move instead,
   as a cheat who wants to look human would, and asks again from there. Where
   the solver finds no line within its budget it plays as the strong bot and
   asks again a few moves later;
@@ -43,14 +43,20 @@ ASSIST_LEVEL = 4  # the bot whose move the cheat plays when it strays or has no 
 ASSIST_RETRY = 8  # moves without a line before the cheat asks the solver again
 
 
-def play(variant: str, deal: int, who: str, seed: int, noise: float = 0.1) -> dict[str, Any]:
-    """One game: ``who`` is ``"L1"``..``"L5"`` (a bot's policy) or ``"assisted"``."""
+NOISE = {"assisted": 0.1, "assisted-30": 0.3}  # the share of moves the cheat plays on his own
+
+
+def play(variant: str, deal: int, who: str, seed: int) -> dict[str, Any]:
+    """One game: ``who`` is ``"L1"``..``"L5"`` (a bot's policy) or a key of :data:`NOISE`
+    (the solver-assisted player)."""
     t0 = time.process_time()
     rng = random.Random(seed)
     state = engine.new_game(variant, deal)
     start = state
     know = Knowledge(variant)
-    level = ASSIST_LEVEL if who == "assisted" else int(who[1:])
+    assisted = who in NOISE
+    noise = NOISE.get(who, 0.0)
+    level = ASSIST_LEVEL if assisted else int(who[1:])
     mind = Mind(LEVEL[level], know, rng)
     texts: list[str] = []
     dec_options: list[int] = []
@@ -64,7 +70,7 @@ def play(variant: str, deal: int, who: str, seed: int, noise: float = 0.1) -> di
             break
         decision = decide(mind)  # (the cheat's mind follows the game too, to stray like it)
         move = decision.move
-        if who == "assisted" and hidden(state):
+        if assisted and hidden(state):
             if not line and wait <= 0:
                 found = solve_state(state, ASSIST_BUDGET)
                 line = list(found.moves) if found.result == WON else []

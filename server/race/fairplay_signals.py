@@ -35,8 +35,9 @@ for the same card agree).
 their median, their spread (standard deviation of the logarithm), how many
 are faster than a person's hand can make a move, the share of the most common
 exact millisecond value, and their *shape*: the mean logarithm of the times
-at hard positions (three or more real options) less that at easy ones (one
-legal move, or a safe card going home).
+at hard positions (three or more real options) less that at easy moves (one
+legal move, a safe card going home, or a card turned from the stock: one key,
+no aiming, which a person may hit as fast as a machine).
 
 The figures kept are small and plain (a dict of numbers): they are stored per
 name (server/store/fairplay.py) and scored over a name's recent games by
@@ -52,6 +53,7 @@ from collections.abc import Sequence
 from typing import Any, Final
 
 from ..game import engine
+from ..game.moves import parse
 from ..game.safe import safe_foundation_moves
 from ..game.solver import WON, solve_state
 from ..game.state import STOCK, State
@@ -62,6 +64,7 @@ SOLVE_BUDGET: Final = 10_000  # nodes per search
 # later in the game, where fewer cards are left and a line is easier to find
 SEARCH_GAP: Final = 12
 FAST_MS: Final = 150  # a think time below this is faster than a person makes a move
+TURNS: Final = ("draw", "deal", "redeal")  # one key, no aiming: a card turned from the stock
 MAX_MOVES: Final = 3_000  # moves of a record walked at most (a race's record is far shorter)
 
 
@@ -78,7 +81,8 @@ def agreement(start: State, texts: Sequence[str], max_solves: int = MAX_SOLVES,
               budget: int = SOLVE_BUDGET) -> tuple[int, int, int]:
     """``(choices, agreements, searches)`` of a game played from ``start``."""
     rules = engine.rules_of(start)
-    state, line = start, None
+    state = start
+    line: list[str] | None = None
     line_i = 0
     choices = agreements = searches = 0
     hold = 0  # real choices to let pass before the next search, after one that found no line
@@ -115,7 +119,8 @@ def pace(ms: Sequence[int], options: Sequence[int], easy: Sequence[bool]) -> dic
     ``options`` the legal moves before each, ``easy`` whether each was easy.
     The median, the spread, the fast ones and the most common value are of the
     moves that were not easy: a safe card sent home may come at once after the
-    move before (the client's "send safe cards home" key plays them in a row)."""
+    move before (the client's "send safe cards home" key plays them in a row),
+    and a person may turn cards from the stock as fast as the key repeats."""
     gaps = [(b - a, o, e) for a, b, o, e in zip(ms, ms[1:], options[1:], easy[1:], strict=False)]
     out: dict[str, Any] = {"moves": 0, "median_ms": 0, "spread": 0.0, "fast": 0,
                            "mode_ms": 0, "mode_share": 0.0, "shape": 0.0}
@@ -135,18 +140,21 @@ def pace(ms: Sequence[int], options: Sequence[int], easy: Sequence[bool]) -> dic
 
 
 def walk(start: State, texts: Sequence[str]) -> tuple[list[int], list[bool], bool]:
-    """The legal moves before each move, whether each move was easy, and
+    """The legal moves before each move, whether each move was easy (the only
+    legal move, a safe card sent home, or a card turned from the stock), and
     whether the game ends won (by the foundations, not by engine.status: no
     dead-position search for this)."""
     rules = engine.rules_of(start)
-    options, easy = [], []
+    options: list[int] = []
+    easy: list[bool] = []
     state = start
     for text in texts[:MAX_MOVES]:
         legal = rules.legal_moves(state)
         after = _after(state, text)
         safe = safe_foundation_moves(rules, state, legal)
         options.append(len(legal))
-        easy.append(len(legal) == 1 or any(_after(state, str(m)) == after for m in safe))
+        easy.append(len(legal) == 1 or parse(text).kind in TURNS
+                    or any(_after(state, str(m)) == after for m in safe))
         state = after
     return options, easy, engine.foundation_cards(state) == rules.spec.total_cards
 
