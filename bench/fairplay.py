@@ -167,8 +167,9 @@ def table(results: dict[str, list[int | None]], length: int) -> str:
 
 
 def agreement_table(pool: list[dict[str, Any]]) -> str:
-    lines = ["| player | games | won | choices counted | agreed | rate | searches per game |",
-             "|---|---:|---:|---:|---:|---:|---:|"]
+    lines = ["| player | games | won | choices counted | agreed | rate | searches per game | "
+             "analysis CPU per game: mean, max |",
+             "|---|---:|---:|---:|---:|---:|---:|---:|"]
     for who in PLAYERS:
         games = [g for g in pool if g["who"] == who]
         if not games:
@@ -177,7 +178,9 @@ def agreement_table(pool: list[dict[str, Any]]) -> str:
         a = sum(g["agreement"][1] for g in games)
         s = statistics.mean(g["agreement"][2] for g in games)
         won = sum(1 for g in games if g["won"])
-        lines.append(f"| {who} | {len(games)} | {won} | {c} | {a} | {a / c if c else 0:.2f} | {s:.1f} |")
+        cpu = [float(g.get("analysis_cpu", 0.0)) for g in games]
+        lines.append(f"| {who} | {len(games)} | {won} | {c} | {a} | {a / c if c else 0:.2f} | {s:.1f} | "
+                     f"{1000 * statistics.mean(cpu):.0f} ms, {1000 * max(cpu):.0f} ms |")
     return "\n".join(lines)
 
 
