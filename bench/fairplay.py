@@ -127,21 +127,28 @@ def think_times(game: dict[str, Any], kind_pace: str, level: int, person: Person
     return out
 
 
-def career(games: list[dict[str, Any]], kind: str, length: int, rng: random.Random) -> int | None:
-    """The game (1-based) at which this career is first flagged, or None."""
+def career(games: list[dict[str, Any]], kind: str, length: int,
+           rng: random.Random) -> tuple[int | None, dict[str, float]]:
+    """The game (1-based) at which this career is first flagged (or None), and the
+    highest value each part of its score reached."""
     who, kind_pace, _ = KINDS[kind]
     level = 4 if who.startswith("assisted") else int(who[1:])
     person = PersonPace.draw(level, rng) if kind_pace == "person" else None
     safe_key = rng.random() < 0.5
     history: list[dict[str, Any]] = []
+    first: int | None = None
+    peak = {"agreement": 0.0, "speed": 0.0, "machine_pace": 0.0}
     for i in range(1, length + 1):
         g = rng.choice(games)
         ms = think_times(g, kind_pace, level, person, safe_key, rng)
         history.insert(0, combine(g["variant"], g["won"], tuple(g["agreement"]),  # type: ignore[arg-type]
                                   pace(ms, g["options"], g["easy"])))
-        if score(history)[0] >= FLAG_AT:
-            return i
-    return None
+        total, why = score(history)
+        for part, value in why["parts"].items():
+            peak[part] = max(peak[part], value)
+        if first is None and total >= FLAG_AT:
+            first = i
+    return first, peak
 
 
 def by_game(firsts: list[int | None], share: float) -> int | None:
@@ -149,6 +156,25 @@ def by_game(firsts: list[int | None], share: float) -> int | None:
     hit = sorted(f for f in firsts if f is not None)
     need = max(1, -(-int(share * 1000) * len(firsts) // 1000))
     return hit[need - 1] if len(hit) >= need else None
+
+
+def quantile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def peaks_table(peaks: dict[str, list[dict[str, float]]]) -> str:
+    """Each part's highest value in a career (1.0 flags): the margins the thresholds leave."""
+    parts = ("agreement", "speed", "machine_pace")
+    lines = ["| career | " + " | ".join(f"{p}: median, 99th pct, max" for p in parts) + " |",
+             "|---|" + "---:|" * len(parts)]
+    for kind, rows in peaks.items():
+        cells = []
+        for p in parts:
+            values = [r[p] for r in rows]
+            cells.append(f"{statistics.median(values):.2f}, {quantile(values, 0.99):.2f}, {max(values):.2f}")
+        lines.append(f"| {kind} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
 
 
 def table(results: dict[str, list[int | None]], length: int) -> str:
@@ -199,12 +225,15 @@ def main(argv: list[str] | None = None) -> int:
     pool = play_pool(args.variant, deal_numbers(args.deals, args.seed), args.seed, args.jobs, args.pool)
     by_who = {who: [g for g in pool if g["who"] == who] for who in PLAYERS}
     rng = random.Random(args.seed)
-    results = {kind: [career(by_who[who], kind, args.length, rng) for _ in range(args.careers)]
-               for kind, (who, _, _) in KINDS.items()}
+    runs = {kind: [career(by_who[who], kind, args.length, rng) for _ in range(args.careers)]
+            for kind, (who, _, _) in KINDS.items()}
+    results = {kind: [first for first, _ in rows] for kind, rows in runs.items()}
+    peaks = {kind: [peak for _, peak in rows] for kind, rows in runs.items()}
     print(f"variant {args.variant}, seed {args.seed}, {args.deals} deals, {args.careers} careers of "
           f"{args.length} ranked games per kind\n")
     print(agreement_table(pool) + "\n")
-    print(table(results, args.length))
+    print(table(results, args.length) + "\n")
+    print(peaks_table(peaks))
     print(f"\n{time.process_time() - t0:.0f} s of CPU in this process, {time.monotonic() - w0:.0f} s in all")
     return 0
 
