@@ -73,7 +73,8 @@ def _play(job: tuple[str, int, str, int]) -> dict[str, Any]:
     return play(variant, deal, who, seed)
 
 
-def play_pool(variant: str, deals: list[int], seed: int, jobs: int, path: Path | None) -> list[dict[str, Any]]:
+def play_pool(variant: str, deals: list[int], seed: int, jobs: int,
+              path: Path | None) -> list[dict[str, Any]]:
     have: list[dict[str, Any]] = []
     if path is not None and path.exists():
         have = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
@@ -141,7 +142,7 @@ def career(games: list[dict[str, Any]], kind: str, length: int,
     for i in range(1, length + 1):
         g = rng.choice(games)
         ms = think_times(g, kind_pace, level, person, safe_key, rng)
-        history.insert(0, combine(g["variant"], g["won"], tuple(g["agreement"]),  # type: ignore[arg-type]
+        history.insert(0, combine(g["variant"], g["won"], tuple(g["agreement"]),
                                   pace(ms, g["options"], g["easy"])))
         total, why = score(history)
         for part, value in why["parts"].items():
@@ -179,7 +180,8 @@ def peaks_table(peaks: dict[str, list[dict[str, float]]]) -> str:
 
 def table(results: dict[str, list[int | None]], length: int) -> str:
     lines = [f"| career | should be flagged | careers flagged in {length} games (95% Wilson) | "
-             + " | ".join(f"within {w}" for w in WITHIN) + " | median game of the flag | 95% flagged by game |",
+             + " | ".join(f"within {w}" for w in WITHIN)
+             + " | median game of the flag | 95% flagged by game |",
              "|---|---|---|" + "---:|" * len(WITHIN) + "---:|---:|"]
     for kind, firsts in results.items():
         n = len(firsts)

@@ -65,7 +65,8 @@ def score(games: Sequence[dict[str, Any]]) -> tuple[float, dict[str, Any]]:
     llr = agreement_llr(choices, agreed)
     # one game on the solver's line is evidence however the others went (a cheat may
     # play on his own when his solver finds nothing): the best game counts alone too
-    best = max((agreement_llr(int(g.get("choices", 0)), int(g.get("agreed", 0))) for g in window), default=0.0)
+    best = max((agreement_llr(int(g.get("choices", 0)), int(g.get("agreed", 0))) for g in window),
+               default=0.0)
     agree_part = max(0.0, llr, best) / AGREE_LLR
 
     timed = [g for g in window if int(g.get("moves", 0)) > 0]

@@ -89,10 +89,13 @@ class FairPlay:
             except Exception:  # an analysis must never take anything else down
                 log.exception("fair-play analysis failed", extra={"room": code})
 
-    async def _in_worker(self, variant: str, deal: str, moves: list[tuple[int, str]]) -> dict[str, Any] | None:
+    async def _in_worker(self, variant: str, deal: str,
+                         moves: list[tuple[int, str]]) -> dict[str, Any] | None:
         loop = asyncio.get_running_loop()
         if self._pool is None:
-            self._pool = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("forkserver"))
+            # forked from a small clean process, not from this one (its sockets, its loop)
+            self._pool = ProcessPoolExecutor(max_workers=1,
+                                             mp_context=multiprocessing.get_context("forkserver"))
         try:
             # submitted from a thread: the first submit starts the fork server and waits for it
             job = await loop.run_in_executor(None, self._pool.submit, analyse, variant, deal, moves)

@@ -3,7 +3,6 @@ the per-name keys with their bounds and lifetimes, and the flagged set."""
 
 from __future__ import annotations
 
-import json
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -14,11 +13,11 @@ from server.game import engine
 from server.game.solver import WON, solve
 from server.race.fairplay_score import FLAG_AT
 from server.race.rows import PlayerRow, RoomRow
+from server.rooms.competition import Competition
 from server.store import keys
 from server.store.boards import BoardStore
 from server.store.fairplay import FLAGGED, GAMES_KEPT, KEPT_S, FairPlayStore, evidence_key, games_key
 from server.store.rooms import RoomStore
-from server.rooms.competition import Competition
 
 VARIANT, DEAL = "four-seasons", "884107995872"  # a deal whose line the solver finds at once
 
@@ -30,7 +29,8 @@ async def competition(rooms: RoomStore, boards: BoardStore) -> AsyncIterator[Com
     comp.close()
 
 
-async def _race(redis: Redis, code: str, cheat: list[str], honest: list[str]) -> tuple[RoomRow, list[dict[str, Any]]]:
+async def _race(redis: Redis, code: str, cheat: list[str],
+                honest: list[str]) -> tuple[RoomRow, list[dict[str, Any]]]:
     """A finished rated race of two claimed names: ``Cheat`` played ``cheat`` at a
     metronome's 1.5 s, ``Hon`` played ``honest``."""
     players = []
@@ -43,8 +43,10 @@ async def _race(redis: Redis, code: str, cheat: list[str], honest: list[str]) ->
         players.append(PlayerRow(n, name, fc=engine.foundation_cards(state), ident=name))
     room = RoomRow(code=code, variant=VARIANT, deal=DEAL, max=2, min=2, private=True, phase="finished",
                    starts_at=1, ends_at=2, players=players)
-    ranking = [{"place": 1, "player": 1, "won": True, "moves": len(cheat), "foundation_cards": players[0].fc},
-               {"place": 2, "player": 2, "won": False, "moves": len(honest), "foundation_cards": players[1].fc}]
+    ranking = [{"place": 1, "player": 1, "won": True, "moves": len(cheat),
+                "foundation_cards": players[0].fc},
+               {"place": 2, "player": 2, "won": False, "moves": len(honest),
+                "foundation_cards": players[1].fc}]
     return room, ranking
 
 
@@ -57,20 +59,23 @@ async def test_a_ranked_race_scores_each_name_off_the_loop_and_flags_the_solvers
     assert "ratings" in extra  # the race was rated: the analysis comes after, in the background
     await competition.fairplay.idle()
     assert competition.fairplay.analysed == 2
-    flagged = await redis.zrange(FLAGGED, 0, -1, withscores=True)
-    assert [m for m, _ in flagged] == [b"cheat"] and flagged[0][1] >= FLAG_AT
-    why = json.loads(await redis.get(evidence_key("Cheat")))
+    store = competition.fairplay.store
+    flagged = await store.flagged()
+    assert [m for m, _ in flagged] == ["cheat"] and flagged[0][1] >= FLAG_AT
+    assert await redis.zcard(FLAGGED) == 1
+    why = await store.evidence("Cheat")
+    assert why is not None and why["score"] == round(flagged[0][1], 3)
     assert why["parts"]["agreement"] >= FLAG_AT and why["agreement"]["agreed"] > 20
     assert why["parts"]["machine_pace"] > 0  # 1.5 s to the millisecond, move after move
-    honest = json.loads(await redis.get(evidence_key("hon")))
-    assert honest["score"] < FLAG_AT and honest["reasons"] == []
+    honest = await store.evidence("hon")
+    assert honest is not None and honest["score"] < FLAG_AT and honest["reasons"] == []
     for key in (games_key("Cheat"), evidence_key("Cheat"), games_key("Hon"), evidence_key("Hon")):
         assert 0 < await redis.ttl(key) <= KEPT_S
     assert await redis.llen(games_key("cheat")) == 1
 
 
 async def test_an_unranked_result_is_not_analysed(competition: Competition, redis: Redis) -> None:
-    room, ranking = await _race(redis, "FAIR0002", ["d"], [])
+    room, ranking = await _race(redis, "FAIR0002", ["draw"], [])
     await competition.after_race(room, ranking, {1: "Cheat"})  # one claimed name: nothing is rated
     await competition.fairplay.idle()
     assert competition.fairplay.analysed == 0 and not await redis.keys("fairplay:*")
