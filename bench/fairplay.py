@@ -1,6 +1,6 @@
 """The fair-play experiment: simulated careers of ranked games, scored as the server scores them.
 
-    nice -n 19 .venv/bin/python -m bench.fairplay [--deals 24] [--careers 200] [--length 30]
+    nice -n 19 .venv/bin/python -m bench.fairplay [--deals 16] [--careers 200] [--length 30]
         [--variant four-seasons] [--seed 2026] [--jobs 1] [--pool FILE]
 
 Games are played on real deals with the project's engine (bench/fairplay_games.py):
@@ -44,7 +44,7 @@ from typing import Any
 
 from bench.bots import rate
 from bench.fairplay_games import PersonPace, person_pace, play
-from server.race.fairplay_score import FLAG_AT, score
+from server.race.fairplay_score import FLAG_AT, agreement_llr, score
 from server.race.fairplay_signals import combine, pace
 from server.rooms.bots.pace import think_time
 from server.rooms.bots.policy import Decision
@@ -195,9 +195,9 @@ def table(results: dict[str, list[int | None]], length: int) -> str:
 
 
 def agreement_table(pool: list[dict[str, Any]]) -> str:
-    lines = ["| player | games | won | choices counted | agreed | rate | searches per game | "
-             "analysis CPU per game: mean, max |",
-             "|---|---:|---:|---:|---:|---:|---:|---:|"]
+    lines = ["| player | games | won | choices counted | agreed | rate | best game's ratio | "
+             "searches per game | analysis CPU per game: mean, max |",
+             "|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
     for who in PLAYERS:
         games = [g for g in pool if g["who"] == who]
         if not games:
@@ -207,14 +207,16 @@ def agreement_table(pool: list[dict[str, Any]]) -> str:
         s = statistics.mean(g["agreement"][2] for g in games)
         won = sum(1 for g in games if g["won"])
         cpu = [float(g.get("analysis_cpu", 0.0)) for g in games]
-        lines.append(f"| {who} | {len(games)} | {won} | {c} | {a} | {a / c if c else 0:.2f} | {s:.1f} | "
+        best = max(agreement_llr(g["agreement"][0], g["agreement"][1]) for g in games)
+        lines.append(f"| {who} | {len(games)} | {won} | {c} | {a} | {a / c if c else 0:.2f} | {best:.1f} | "
+                     f"{s:.1f} | "
                      f"{1000 * statistics.mean(cpu):.0f} ms, {1000 * max(cpu):.0f} ms |")
     return "\n".join(lines)
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--deals", type=int, default=24)
+    ap.add_argument("--deals", type=int, default=16)
     ap.add_argument("--careers", type=int, default=200)
     ap.add_argument("--length", type=int, default=30)
     ap.add_argument("--variant", default="four-seasons")

@@ -81,7 +81,8 @@ def score(games: Sequence[dict[str, Any]]) -> tuple[float, dict[str, Any]]:
     machine = [g for g in judged if float(g.get("spread", 1.0)) < SPREAD_MIN
                or float(g.get("mode_share", 0.0)) >= MODE_SHARE]
     same = _same_mode(judged)
-    machine_part = max(len(machine), same) / MACHINE_GAMES
+    # (one game's most common value is no pattern: it takes two games sharing it)
+    machine_part = max(len(machine), same if same > 1 else 0) / MACHINE_GAMES
 
     parts = {"agreement": round(agree_part, 3), "speed": round(speed_part, 3),
              "machine_pace": round(machine_part, 3)}
