@@ -9,8 +9,10 @@ from typing import Any
 import pytest
 from redis.asyncio import Redis
 
+from server.app import RaceServer
 from server.game import engine
 from server.game.solver import WON, solve
+from server.ops.config import Settings
 from server.race.fairplay_score import FLAG_AT
 from server.race.rows import PlayerRow, RoomRow
 from server.rooms.competition import Competition
@@ -18,6 +20,7 @@ from server.store import keys
 from server.store.boards import BoardStore
 from server.store.fairplay import FLAGGED, GAMES_KEPT, KEPT_S, FairPlayStore, evidence_key, games_key
 from server.store.rooms import RoomStore
+from tests.integration.competition.test_daily_flow import DAY, Clock, identified, play_daily
 
 VARIANT, DEAL = "four-seasons", "884107995872"  # a deal whose line the solver finds at once
 
@@ -95,3 +98,24 @@ async def test_a_names_games_are_bounded_and_a_dropped_score_leaves_the_flagged_
     assert await store.flagged() == []
     kept = await store.evidence("ann")
     assert kept is not None and kept["truncated"] and kept["score"] == 0.2  # bounded in size
+
+
+async def test_a_ranked_daily_attempt_is_analysed_and_practice_is_not(competition_redis_url: str,
+                                                                      redis: Redis) -> None:
+    settings = Settings(port=0, countdown_ms=50, rate_per_2s=100_000, secret="s3cret",
+                        daily_budget=3000, daily_tries=2, race_seconds=120)
+    app = RaceServer(settings, competition_redis_url, clock=Clock(DAY))
+    await app.start()
+    try:
+        ann, _ = await identified(app, "Ann")
+        assert (await play_daily(ann, resign_after=25))["ranked"] is True
+        assert (await play_daily(ann, resign_after=25))["ranked"] is False
+        fairplay = app.service.competition.fairplay
+        await fairplay.idle()
+        assert fairplay.analysed == 1  # the ranked attempt only
+        assert await redis.llen(games_key("ann")) == 1 and await redis.ttl(games_key("ann")) > 0
+        why = await fairplay.store.evidence("ann")
+        assert why is not None and why["games"] == 1
+        await ann.close()
+    finally:
+        await app.close()
