@@ -26,7 +26,9 @@ from ..race.rows import RoomRow
 from ..race.rules import one_seat_each
 from ..race.seasons import MONTH
 from ..store.boards import DAILY_TTL_S, BoardStore
+from ..store.fairplay import FairPlayStore
 from ..store.rooms import RoomStore
+from .fairplay import FairPlay
 from .identity import Identity
 from .ladder import NEIGHBOURS, Ladder
 
@@ -83,6 +85,8 @@ class Competition:
         self.boards = boards
         self.ladder = Ladder(boards, clock, season_days)
         self.identity = Identity(boards.identity, clock)  # device keys and codes of claimed names
+        # fair-play signals of each ranked result, computed in the background (server/rooms/fairplay.py)
+        self.fairplay = FairPlay(rooms, FairPlayStore(rooms.redis, rooms))
         self.secret = secret.encode()
         self.clock = clock
         self.solve_budget = solve_budget
@@ -99,6 +103,7 @@ class Competition:
         self.on_rated: list[Callable[[RoomRow, list[str], bool], Awaitable[None]]] = []
 
     def close(self) -> None:
+        self.fairplay.close()
         if self._pool is not None:
             self._pool.shutdown(wait=False, cancel_futures=True)
 
@@ -277,6 +282,7 @@ class Competition:
                 extra["board_changed"] = f"daily:{room.daily}:{room.variant}"
                 for hook in self.on_rated:
                     await hook(room, [name], won)
+                self.fairplay.after_ranked(room.code, room.variant, room.deal, {row["player"]: name})
             extra["share"] = share_line(get_rules(room.variant).spec.name, room.daily, won, time_ms,
                                         row["moves"], row["foundation_cards"], total, ranked)
             return extra
@@ -296,4 +302,7 @@ class Competition:
             extra["board_changed"] = f"rating:{room.variant}"
             for hook in self.on_rated:
                 await hook(room, list(done.after), False)
+            self.fairplay.after_ranked(room.code, room.variant, room.deal, {
+                r["player"]: identified[r["player"]] for r in ranking
+                if r["player"] in identified and r["player"] in verified})
         return extra
