@@ -16,6 +16,7 @@ NAT: Final = {"type": "integer", "minimum": 0}
 STR: Final = {"type": "string"}
 BOOL: Final = {"type": "boolean"}
 DATE: Final = {"type": "string", "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}$"}
+HASH: Final = {"type": "string", "pattern": "^[0-9a-f]{64}$"}
 
 
 def ref(name: str) -> dict[str, str]:
@@ -72,7 +73,8 @@ SCHEMAS: Final[dict[str, Any]] = {
                       "yesterday": nullable(REVEAL)}),
     "DailyDay": obj({"variant": STR, "date": DATE, "day": INT, "commitment": STR, "ends_at": INT,
                      "revealed": BOOL},
-                    {"deal": STR, "salt": STR, "par": nullable(INT), "check": BOOL}),
+                    {"deal": STR, "salt": STR, "par": nullable(INT), "check": BOOL,
+                     "log_head": nullable(ref("LogLink"))}),
     "Profile": obj({"name": STR, "claimed": BOOL,
                     "ratings": {"type": "object", "additionalProperties": obj(
                         {"value": {"type": "number"}, "deviation": {"type": "number"}, "races": NAT,
@@ -105,6 +107,12 @@ SCHEMAS: Final[dict[str, Any]] = {
     "Arena": obj({"id": STR, "name": STR, "variant": STR, "phase": ARENA_PHASE, "starts_at": INT,
                   "ends_at": INT, "group": NAT, "race_ms": NAT, "server_time": INT, "players": NAT,
                   "top": {"type": "array", "items": ARENA_LINE}}),
+    "LogLink": obj({"seq": NAT, "hash": HASH}),
+    "LogIndex": obj({"head": nullable(obj({"seq": NAT, "hash": HASH, "date": DATE})),
+                     "days": {"type": "array", "items": obj({"date": DATE, "first": NAT, "last": NAT,
+                                                              "hash": HASH})}}),
+    "LogDay": obj({"date": DATE, "offset": NAT, "limit": NAT, "total": NAT,
+                   "lines": {"type": "array", "items": STR}}),
 }
 
 
@@ -207,13 +215,21 @@ PATHS: Final[dict[str, Any]] = {
     "/api/v1/arenas": get("the arenas to come, running, and finished ones kept", "Arenas", []),
     "/api/v1/arenas/{id}": get("an arena's standing: its first ten lines", "Arena",
                                [path_param("id", "an arena's id")], not_found="no such arena"),
+    "/api/v1/log": get(
+        "the results log's head and its days (patience-server verify-log reads the log from here)",
+        "LogIndex", []),
+    "/api/v1/log/{date}": get(
+        "a page of one day's lines of the results log, oldest first (docs/reference/results-log.md)",
+        "LogDay", [path_param("date", "a day (UTC) of the log", DATE), OFFSET_Q,
+                   query_param("limit", "lines in the page", {"type": "integer", "minimum": 1,
+                                                               "maximum": 100, "default": 20})]),
 }
 
 DOCUMENT: Final[dict[str, Any]] = {
     "openapi": "3.1.0",
     "info": {"title": "Patience Race read API", "version": "1",
              "description": "Boards, profiles, finished games, the daily deal's commitments and "
-                            "reveals, and arena standings, as any player may see them. GET only; "
+                            "reveals, arena standings and the results log, as any player may see them. GET only; "
                             "JSON; every answer has an ETag and a Cache-Control; each client address "
                             "has a budget of requests (429 with Retry-After past it)."},
     "servers": [{"url": "/"}],

@@ -26,9 +26,11 @@ from ..race.rows import RoomRow
 from ..race.rules import one_seat_each
 from ..race.seasons import MONTH
 from ..store.boards import DAILY_TTL_S, BoardStore
+from ..store.resultlog import LogStore
 from ..store.rooms import RoomStore
 from .identity import Identity
 from .ladder import NEIGHBOURS, Ladder
+from .resultlog import ResultLog
 
 log = logging.getLogger("patience.competition")
 
@@ -83,6 +85,7 @@ class Competition:
         self.boards = boards
         self.ladder = Ladder(boards, clock, season_days)
         self.identity = Identity(boards.identity, clock)  # device keys and codes of claimed names
+        self.results_log = ResultLog(LogStore(boards.redis, boards.guard), rooms, clock)
         self.secret = secret.encode()
         self.clock = clock
         self.solve_budget = solve_budget
@@ -156,7 +159,8 @@ class Competition:
                                "revealed": date < today}
         if date < today:
             out.update(deal=stored.deal, salt=stored.salt, par=stored.par,
-                       check=commitment(stored.deal, stored.salt) == stored.commitment)
+                       check=commitment(stored.deal, stored.salt) == stored.commitment,
+                       log_head=await self.results_log.head_at(date))
         return out
 
     # -- names and boards, as the handlers ask for them (they never reach the store) ---
@@ -261,12 +265,15 @@ class Competition:
             extra["day"] = day_number(room.daily)
             if ranked and name is not None:
                 await self.boards.keep_names([name])  # a name with a ranked result is kept
-                await self.boards.enter_board(room.daily, room.variant, name, won, time_ms,
-                                              row["moves"], row["foundation_cards"])
+                seasons = self.ladder.written()
+                async with self.results_log.turn() as token:
+                    if await self.boards.enter_board(room.daily, room.variant, name, won, time_ms,
+                                                     row["moves"], row["foundation_cards"]):
+                        await self.results_log.result(token, room, None, seasons, (name, row))
                 yesterday = (dt.date.fromisoformat(room.daily) - dt.timedelta(days=1)).isoformat()
                 extra["streaks"] = await self.boards.update_streaks(name, room.daily, yesterday, won)
                 if won:
-                    await self.boards.count_win(room.variant, name, self.ladder.written())
+                    await self.boards.count_win(room.variant, name, seasons)
                 extra["board_changed"] = f"daily:{room.daily}:{room.variant}"
             extra["share"] = share_line(get_rules(room.variant).spec.name, room.daily, won, time_ms,
                                         row["moves"], row["foundation_cards"], total, ranked)
@@ -275,8 +282,12 @@ class Competition:
                  if r["player"] in identified and r["player"] in verified]
         if len(rated) >= 2:
             await self.boards.keep_names([name for name, _ in rated])
-            done = await self.boards.ratings.rate_race(room.variant, room.code, rated, self.clock(),
-                                                      self.ladder.written())
+            seasons = self.ladder.written()
+            # the log's turn orders ratings and log alike: the log replays to these numbers
+            async with self.results_log.turn() as token:
+                done = await self.boards.ratings.rate_race(room.variant, room.code, rated, self.clock(),
+                                                          seasons)
+                await self.results_log.result(token, room, done, seasons)
             if len(done.after) < len(rated):
                 log.error("ratings not all written: they kept changing under this race",
                           extra={"room": room.code})
