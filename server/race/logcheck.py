@@ -234,14 +234,15 @@ class LogCheck:
             if given[1] != new.to_store():
                 raise Fault(seq, f"{name}'s rating after the race is {new.to_store()!r}, "
                             f"the entry says {given[1]!r}")
-            self._set(name, variant, new, e["boards"])
+            self._set(name, variant, new, e["boards"], name in e.get("bots", ()))
 
-    def _set(self, name: str, variant: str, skill: Skill, seasons: list[str]) -> None:
+    def _set(self, name: str, variant: str, skill: Skill, seasons: list[str], bot: bool = False) -> None:
         who = name.casefold()
         self.ratings.setdefault(who, {})[variant] = skill
         self._show(name)
-        for season in seasons:
-            self.rating_boards.setdefault(f"{variant} {season}", {})[who] = skill.ordinal
+        for season in seasons:  # a bot account's rating goes on the bots' board, never the persons'
+            board = f"bots {variant} {season}" if bot else f"{variant} {season}"
+            self.rating_boards.setdefault(board, {})[who] = skill.ordinal
 
     def _show(self, name: str) -> None:
         self.shown.setdefault(name.casefold(), name)
@@ -274,7 +275,8 @@ class LogCheck:
             if mine is None or mine.to_store() != before:
                 raise Fault(seq, f"{name}'s rating before the void is "
                             f"{mine.to_store() if mine else None!r}, the entry says {before!r}")
-            self._set(name, was["variant"], Skill.from_store(after), e["boards"])
+            self._set(name, was["variant"], Skill.from_store(after), e["boards"],
+                      name in was.get("bots", ()))
 
     def _rename(self, e: dict[str, Any]) -> None:
         seq, old, new = int(e["seq"]), str(e["old"]), str(e["new"])

@@ -125,12 +125,14 @@ def race_record(variant: str, deal: str, race_ms: int, seats: list[dict[str, Any
 
 
 def result_fields(race: str, variant: str, daily: str | None, ratings: dict[str, tuple[str, str]],
-                  boards: tuple[str, ...], board: dict[str, Any] | None) -> dict[str, Any]:
+                  boards: tuple[str, ...], board: dict[str, Any] | None,
+                  bots: frozenset[str] = frozenset()) -> dict[str, Any]:
     """A result entry's claims: the ratings written (name -> stored form before
-    and after), the boards (season ids) they went on, and a daily's board entry."""
+    and after), the boards (season ids) they went on, a daily's board entry, and
+    the bot accounts among the names (rated on the bots' boards)."""
     return {"race": race, "variant": variant, "daily": daily,
             "ratings": {n: list(v) for n, v in sorted(ratings.items())}, "boards": list(boards),
-            "board": board}
+            "board": board, "bots": sorted(bots)}
 
 
 def void_fields(race: str, names: list[str], reason: str,

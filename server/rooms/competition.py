@@ -26,8 +26,10 @@ from ..race.rows import RoomRow
 from ..race.rules import one_seat_each
 from ..race.seasons import MONTH
 from ..store.boards import DAILY_TTL_S, BoardStore
+from ..store.botaccounts import BotAccountStore
 from ..store.resultlog import LogStore
 from ..store.rooms import RoomStore
+from .botaccounts import BotAccounts
 from .identity import Identity
 from .ladder import NEIGHBOURS, Ladder
 from .resultlog import ResultLog
@@ -86,6 +88,7 @@ class Competition:
         self.ladder = Ladder(boards, clock, season_days)
         self.identity = Identity(boards.identity, clock)  # device keys and codes of claimed names
         self.results_log = ResultLog(LogStore(boards.redis, boards.guard), rooms, clock)
+        self.bot_accounts = BotAccounts(BotAccountStore(boards.redis, boards.guard))
         self.secret = secret.encode()
         self.clock = clock
         self.solve_budget = solve_budget
@@ -188,7 +191,7 @@ class Competition:
         """A name's ratings per variant with their curves, and its streaks."""
         (row,) = await self.boards.ratings.rows([name])
         out: dict[str, Any] = {"t": "profile", "name": row.get("name", name), "claimed": "key" in row,
-                               "ratings": {}, "streaks": None}
+                               "ratings": {}, "streaks": None, "bot": row.get("bot") == "1"}
         if "key" not in row:
             return out
         skills = stored_skills(row)
@@ -260,7 +263,9 @@ class Competition:
             won = row["won"]
             time_ms = row["time_ms"] or (room.ends_at - room.starts_at)
             total = get_rules(room.variant).spec.total_cards
-            ranked = bool(room.ranked) and name is not None and row["player"] in verified
+            # a bot account's attempt never enters the persons' daily board
+            ranked = (bool(room.ranked) and name is not None and row["player"] in verified
+                      and not await self.bot_accounts.is_bot(name))
             extra["ranked"] = ranked
             extra["day"] = day_number(room.daily)
             if ranked and name is not None:
@@ -283,11 +288,14 @@ class Competition:
         if len(rated) >= 2:
             await self.boards.keep_names([name for name, _ in rated])
             seasons = self.ladder.written()
+            bots = frozenset(await self.bot_accounts.marked([name for name, _ in rated]))
             # the log's turn orders ratings and log alike: the log replays to these numbers
             async with self.results_log.turn() as token:
                 done = await self.boards.ratings.rate_race(room.variant, room.code, rated, self.clock(),
-                                                          seasons)
-                await self.results_log.result(token, room, done, seasons)
+                                                          seasons, bots)
+                await self.results_log.result(token, room, done, seasons, bots=bots)
+            if bots:
+                extra["bot_accounts"] = sorted(bots)
             if len(done.after) < len(rated):
                 log.error("ratings not all written: they kept changing under this race",
                           extra={"room": room.code})

@@ -87,9 +87,11 @@ class ResultLog:
         return out
 
     async def result(self, token: str | None, room: RoomRow, done: RaceRatings | None,
-                     seasons: tuple[str, ...], daily: tuple[str, dict[str, Any]] | None = None) -> Line | None:
-        """Log a ranked result: a rated race's ratings as written (``done``), or a
-        daily's board entry (``daily``: the name and its ranking row)."""
+                     seasons: tuple[str, ...], daily: tuple[str, dict[str, Any]] | None = None,
+                     bots: frozenset[str] = frozenset()) -> Line | None:
+        """Log a ranked result: a rated race's ratings as written (``done``; the
+        bot accounts among its names: ``bots``), or a daily's board entry
+        (``daily``: the name and its ranking row)."""
         try:
             race_ms = max(room.ends_at - room.starts_at, 0)
             record = race_record(room.variant, room.deal, race_ms, await self._seats(room))
@@ -101,7 +103,7 @@ class ResultLog:
                 name, row = daily
                 board = {"name": name, "score": board_score(row["won"], row["time_ms"] or race_ms,
                                                            row["moves"], row["foundation_cards"])}
-            fields = result_fields(room.code, room.variant, room.daily, ratings, seasons, board)
+            fields = result_fields(room.code, room.variant, room.daily, ratings, seasons, board, bots)
             return await self._append(token, "result", fields, record)
         except StoreUnavailable:
             raise

@@ -88,10 +88,14 @@ class RatingStore:
         return {k[2:]: Skill.from_store(v) for k, v in row.items() if k.startswith("r:")}
 
     async def rate_race(self, variant: str, race: str, ranking: list[tuple[str, int]],
-                        now_ms: int, boards: tuple[str, ...] = ("alltime",)) -> RaceRatings:
+                        now_ms: int, boards: tuple[str, ...] = ("alltime",),
+                        bots: frozenset[str] = frozenset()) -> RaceRatings:
         """Rate a race of ``variant`` (code ``race``) from (name, place) pairs and
-        put each new rating on the variant's ``boards`` (season ids). Applying the
-        same race again changes nothing."""
+        put each new rating on the variant's ``boards`` (season ids): a person's
+        on the persons' boards, a bot account's (``bots``) on the bots' boards
+        only. Applying the same race again changes nothing."""
+        from .botaccounts import BOARDS_KEPT_S, bot_board
+
         from ..race.ratings import rate
 
         if len(ranking) < 2:
@@ -133,7 +137,12 @@ class RatingStore:
         for name, row in zip(after, stored, strict=True):
             skill = Skill.from_store(row[field(variant)])
             for season in boards:
-                pipe.zadd(rating_board(variant, season), {name.casefold(): skill.ordinal})
+                if name in bots:
+                    pipe.zadd(bot_board(variant, season), {name.casefold(): skill.ordinal})
+                    if season != "alltime":
+                        pipe.expire(bot_board(variant, season), BOARDS_KEPT_S)
+                else:
+                    pipe.zadd(rating_board(variant, season), {name.casefold(): skill.ordinal})
         await self._guard(pipe.execute())
         return RaceRatings(after, before)
 

@@ -88,6 +88,8 @@ ERROR_CODES: Final[dict[str, str]] = {
     "no_device": "this name has no device key with that id",
     "too_many_devices": "the name has as many device keys as it may: revoke one first",
     "internal": "unexpected server error: nothing was changed",
+    "bot_account": "a bot account cannot do that (a public room, the daily, an arena), or a name with "
+                   "ranked results cannot become one",
 }
 
 
@@ -137,7 +139,7 @@ CLIENT_MESSAGES: Final[dict[str, dict[str, Field]]] = {
     "create": {"variant": Field(str, max_len=64), "players": Field(int, False, MIN_PLAYERS, MAX_PLAYERS),
                "private": Field(bool, False)},
     "join": {"code": Field(str, max_len=16)},
-    "quick": {"variant": Field(str, max_len=64)},
+    "quick": {"variant": Field(str, max_len=64), "accept_bots": Field(bool, False)},
     "ready": {},
     "move": {"seq": _SEQ, "move": Field(str, max_len=32), "v": Field(int, low=0, high=2**31)},
     "resign": {"seq": _SEQ},
@@ -158,6 +160,7 @@ CLIENT_MESSAGES: Final[dict[str, dict[str, Field]]] = {
     "arena_join": {"id": Field(str, max_len=16)},
     "arena_leave": {},
     "arena_info": {"id": Field(str, max_len=16)},
+    "bot_account": {},
 }
 
 # The move's limits, for decode_client's inline check (a test holds them to the table)
@@ -180,7 +183,8 @@ SERVER_MESSAGES: Final[dict[str, str]] = {
     "progress": "player, foundation_cards, total_cards, moves, status: an opponent's counts only",
     "results": "code, variant, deal, deal_version, ranking[] (each with bot: 0 or a level): "
                "sent when the race ends; between claimed names also ratings, ratings_before, "
-               "rating_variant, provisional[]",
+               "rating_variant, provisional[], and bot_accounts[] (the names among them that are bot "
+               "accounts)",
     "record": "record{variant, deal, deal_version, moves, ms}: a finished player's game",
     "rematch_offer": "code, player, accept, accepted[], players[]: a player of the finished race accepts "
                      "(or declines) a rematch; it is made once all of players[] accept",
@@ -213,8 +217,8 @@ SERVER_MESSAGES: Final[dict[str, str]] = {
                      "season alike): it changed; ask again",
     "profile": "name, claimed, ratings{VARIANT: {value, deviation, races, provisional, "
                "curve[[at, value], ...] (the newest 50 changes, oldest first)}}, streaks{days, best, "
-               "wins}: a name's ratings per variant and their curve (no error for an unknown name: "
-               "claimed false, nothing else)",
+               "wins}, bot (a bot account): a name's ratings per variant and their curve (no error "
+               "for an unknown name: claimed false, nothing else)",
     "replay": "code, player, index, total (entries in the record), move and ms (the entry that led "
               "here, null at 0), view{...}: that player's view after index entries of its record",
     "ghost": "code (the ghost race's room), player (the ghost's number there), name, source, "
@@ -228,6 +232,8 @@ SERVER_MESSAGES: Final[dict[str, str]] = {
              "(joined, room, view follow)",
     "hint": "v (the position it is for), result (won, lost or unknown), move (keeps the game "
             "winnable; null unless won)",
+    "bot_account": "name: the name is a bot account from now on, for good (rated on the bots' board, "
+                   "marked as a bot, paired only with persons who accept bots)",
 }
 
 
