@@ -224,7 +224,8 @@ PATHS: Final[dict[str, Any]] = {
         "a page of one day's lines of the results log, oldest first (docs/reference/results-log.md)",
         "LogDay", [path_param("date", "a day (UTC) of the log", DATE), OFFSET_Q,
                    query_param("limit", "lines in the page", {"type": "integer", "minimum": 1,
-                                                               "maximum": 100, "default": 20})]),
+                                                               "maximum": 100, "default": 20})],
+        forbidden="the day is not over (its daily deals are secret until then: no_results)"),
 }
 
 DOCUMENT: Final[dict[str, Any]] = {

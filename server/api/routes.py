@@ -248,6 +248,9 @@ async def log_day(reads: Reads, p: dict[str, str], q: dict[str, str]) -> Answer:
     date = log_date(p["date"])
     if not date:
         raise ApiError(400, "bad_field", "date is a day, YYYY-MM-DD")
+    if date >= competition.today():  # its ranked dailies' games would give the day's deal away
+        raise ApiError(403, "no_results", "a day's lines are served once the day is over (the daily "
+                       "deals played that day are secret until then)")
     offset, limit = page(q)
     lines, total, closed = await competition.results_log.page(date, offset, limit)
     # a day before the log's last never gets another line (a void or a rename is a line of its own day)

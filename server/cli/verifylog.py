@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import urllib.error
 import urllib.parse
 import urllib.request
 from collections.abc import Iterator
@@ -41,14 +42,20 @@ def _get(url: str) -> Any:
 
 
 def download(base: str) -> Iterator[str]:
-    """Every line of a server's log, oldest first, through its read API."""
+    """Every line of a server's log, oldest first, through its read API, up to
+    the end of yesterday: a day's lines are served once the day is over."""
     root = base.rstrip("/") + "/api/v1/log"
     index = _get(root)
     for day in index["days"]:
         offset = 0
         while True:
             query = urllib.parse.urlencode({"offset": offset, "limit": PAGE})
-            page = _get(f"{root}/{day['date']}?{query}")
+            try:
+                page = _get(f"{root}/{day['date']}?{query}")
+            except urllib.error.HTTPError as exc:
+                if exc.code == 403:  # today: served tomorrow
+                    return
+                raise
             yield from page["lines"]
             offset += len(page["lines"])
             if not page["lines"] or offset >= page["total"]:

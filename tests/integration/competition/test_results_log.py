@@ -17,7 +17,9 @@ from redis.asyncio import Redis
 from server.app import RaceServer
 from server.cli.main import main as cli
 from server.cli.verifylog import check, download
+from server.ops.clock import now_ms
 from server.ops.config import Settings
+from server.race.daily import day_bounds_ms
 from server.race.logcheck import LogCheck
 from server.race.resultlog import canonical
 from server.race.rows import PlayerRow, RoomRow
@@ -30,10 +32,30 @@ from tests.support.servers import close_all, play_out, results_of, txt
 VARIANT = "four-seasons"
 
 
+class Clock:
+    """Real time from a day's start on, that a test can move a day on: a day's
+    lines of the log are served once it is over."""
+
+    def __init__(self) -> None:
+        self.ms = day_bounds_ms("2026-12-01")[0] + 3_600_000
+        self.since = now_ms()
+
+    def __call__(self) -> int:
+        return self.ms + now_ms() - self.since
+
+    def next_day(self) -> None:
+        self.ms += 86_400_000
+
+
 @pytest.fixture
-async def server(competition_redis_url: str, redis: Redis) -> AsyncIterator[RaceServer]:
+def clock() -> Clock:
+    return Clock()
+
+
+@pytest.fixture
+async def server(competition_redis_url: str, redis: Redis, clock: Clock) -> AsyncIterator[RaceServer]:
     settings = Settings(port=0, countdown_ms=50, rate_per_2s=100_000, secret="s3cret", race_seconds=120)
-    app = RaceServer(settings, competition_redis_url)
+    app = RaceServer(settings, competition_redis_url, clock=clock)
     await app.start()
     yield app
     await app.close()
@@ -79,10 +101,14 @@ async def lines_of(server: RaceServer) -> list[str]:
     return await asyncio.to_thread(lambda: list(download(base)))
 
 
-async def test_the_servers_log_replays_to_its_ratings_and_boards(server: RaceServer, redis: Redis) -> None:
+async def test_the_servers_log_replays_to_its_ratings_and_boards(server: RaceServer, redis: Redis,
+                                                                 clock: Clock) -> None:
     first = await rated_race(server, ["ann", "bob"], [12, 2])
     second = await rated_race(server, ["bob", "cid", "ann"], [20, 1, 4])
     daily = await ranked_daily(server, redis, "cid")
+    date = server.service.competition.today()
+    assert await lines_of(server) == []  # not while the day lasts: the daily's deal is in it
+    clock.next_day()
     lines = await lines_of(server)
     log = LogCheck()
     for text in lines:
@@ -94,8 +120,7 @@ async def test_the_servers_log_replays_to_its_ratings_and_boards(server: RaceSer
         assert log.ratings[name][VARIANT] == (await ratings.skills(name))[VARIANT]
     page, _ = await ratings.page(VARIANT, 0, 10)
     assert [e["name"] for e in page] == [n for n, _ in log.boards()["rating"][f"{VARIANT} alltime"]]
-    entries, _ = await server.service.competition.daily_board(server.service.competition.today(),
-                                                              VARIANT, 0, 10, 52)
+    entries, _ = await server.service.competition.daily_board(date, VARIANT, 0, 10, 52)
     assert [e["name"] for e in entries] == ["cid"]
     # the index and the head: one day so far, its last hash the head
     index = await server.service.competition.results_log.index()
@@ -103,11 +128,12 @@ async def test_the_servers_log_replays_to_its_ratings_and_boards(server: RaceSer
     assert index["days"][-1]["hash"] == log.link.hash
 
 
-async def test_voids_and_renames_are_appended_and_hold(server: RaceServer, redis: Redis) -> None:
+async def test_voids_and_renames_are_appended_and_hold(server: RaceServer, clock: Clock) -> None:
     first = await rated_race(server, ["ann", "bob"], [12, 2])
     results_log = server.service.competition.results_log
     assert await results_log.void(first, ["bob"], "a test of the void") is not None
     assert await results_log.rename("ann", "anne") is not None
+    clock.next_day()
     lines = await lines_of(server)
     assert [json.loads(t)["entry"]["kind"] for t in lines] == ["result", "void", "rename"]
     log, fault = check(iter(lines))
@@ -124,10 +150,12 @@ async def corrupt(redis: Redis, date: str, index: int, change: Callable[[dict[st
 
 
 async def test_verify_log_finds_a_changed_entry_and_a_changed_record(
-        server: RaceServer, redis: Redis, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+        server: RaceServer, redis: Redis, clock: Clock, tmp_path: Path,
+        capsys: pytest.CaptureFixture[str]) -> None:
     for caps in ([12, 2], [3, 9], [5, 5]):
         await rated_race(server, ["ann", "bob"], caps)
     date = server.service.competition.today()
+    clock.next_day()
     base = f"http://127.0.0.1:{server.port}"
     saved = tmp_path / "log.ndjson"
     assert await asyncio.to_thread(cli, ["verify-log", base, "--save", str(saved)]) == 0

@@ -248,3 +248,16 @@ def test_junk_lines_are_faults_never_crashes() -> None:
                      {"variant": VARIANT, "deal": "1", "race_ms": 1, "seats": "no"})
     assert "seats" in fault_of([result.text()]).reason
     assert checked([first]).link.seq == 1 and GENESIS == json.loads(first)["entry"]["prev"]
+
+
+def test_a_bot_accounts_rating_goes_on_the_bots_board_only() -> None:
+    server = Server()
+    line = server.race("BOT1", "21", [("ann", 12), ("robo", 3)])
+    data = json.loads(line.text())
+    data["entry"]["bots"] = ["robo"]
+    entry = {**data["entry"], "record": digest(data["record"])}
+    text = canonical({"entry": entry, "record": data["record"]}).decode()
+    log = checked([text])
+    boards = log.boards()["rating"]
+    assert [n for n, _ in boards[f"bots {VARIANT} alltime"]] == ["robo"]
+    assert [n for n, _ in boards[f"{VARIANT} alltime"]] == ["ann"]
