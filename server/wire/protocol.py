@@ -174,7 +174,8 @@ SERVER_MESSAGES: Final[dict[str, str]] = {
                "variants[{id, name, family, blurb}] (every variant it offers, in the order to list them)",
     "joined": "code, player, token: you are player N of room CODE; keep the token to resume",
     "room": "code, variant, players_max, private, phase, players[{player, name, claimed, ready, connected, "
-            "left, bot (its level 1-5, 0 for a person), ...}], starts_at, ends_at, server_time, "
+            "left, bot (its level 1-5, 0 for a person), bot_account (a bot account's seat), ...}], "
+            "starts_at, ends_at, server_time, "
             "solo, layout{rows, piles, gap} (where the variant's piles sit: see Layouts), and deal in a "
             "solo game only (a race's deal is secret "
             "until its results)",

@@ -84,6 +84,7 @@ async def test_the_example_bot_races_a_person_who_accepts_bots(make_server: Serv
     await pat.expect("queued")
     bot = asyncio.create_task(example_bot()(ws_url(app), "robo2", key, 1))
     await pat.expect("joined", timeout=10)
+    room = await pat.expect("room", timeout=10)
     await pat.send({"t": "ready"})
     await pat.expect("view", timeout=10)
     await pat.move(pat.choose() or "draw")
@@ -92,6 +93,10 @@ async def test_the_example_bot_races_a_person_who_accepts_bots(make_server: Serv
     results = await pat.expect("results", timeout=15)
     await asyncio.wait_for(bot, 10)
     assert {r["name"] for r in results["ranking"]} == {"pat2", "robo2"}
+    # the room marks the bot's seat, not the person's (the room seen once both sat)
+    while len(room["players"]) < 2:
+        room = next(m for m in pat.inbox[pat.inbox.index(room) + 1:] if m["t"] == "room")
+    assert {p["name"]: p["bot_account"] for p in room["players"]} == {"pat2": False, "robo2": True}
     assert set(results["ratings"]) == {"pat2", "robo2"} and results["bot_accounts"] == ["robo2"]
     # the bot on the bots' board only, the person on the persons' only
     assert await rdb.zscore(bot_board(VARIANT), "robo2") is not None
