@@ -109,6 +109,8 @@ SCHEMAS: Final[dict[str, Any]] = {
     "Arena": obj({"id": STR, "name": STR, "variant": STR, "phase": ARENA_PHASE, "starts_at": INT,
                   "ends_at": INT, "group": NAT, "race_ms": NAT, "server_time": INT, "players": NAT,
                   "top": {"type": "array", "items": ARENA_LINE}}),
+    "BotBoard": obj({"kind": {"const": "bots"}, "variant": STR, "offset": NAT, "limit": NAT, "total": NAT,
+                     "entries": {"type": "array", "items": ref("RatingEntry")}}),
     "LogLink": obj({"seq": NAT, "hash": HASH}),
     "LogIndex": obj({"head": nullable(obj({"seq": NAT, "hash": HASH, "date": DATE})),
                      "days": {"type": "array", "items": obj({"date": DATE, "first": NAT, "last": NAT,
@@ -226,6 +228,9 @@ PATHS: Final[dict[str, Any]] = {
                    query_param("limit", "lines in the page", {"type": "integer", "minimum": 1,
                                                                "maximum": 100, "default": 20})],
         forbidden="the day is not over (its daily deals are secret until then: no_results)"),
+    "/api/v1/bots/{variant}": get(
+        "a page of a variant's bots' rating board (bot accounts only: docs/design/bot-accounts.md)",
+        "BotBoard", [VARIANT, OFFSET_Q, LIMIT_Q], not_found="no such variant"),
 }
 
 DOCUMENT: Final[dict[str, Any]] = {

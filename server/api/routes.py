@@ -258,6 +258,14 @@ async def log_day(reads: Reads, p: dict[str, str], q: dict[str, str]) -> Answer:
                   FINAL if closed else LIVE)
 
 
+async def bot_board(reads: Reads, p: dict[str, str], q: dict[str, str]) -> Answer:
+    variant = variant_of(p["variant"])
+    offset, limit = page(q)
+    entries, total = await reads.service.competition.bot_accounts.board(variant, offset, limit)
+    return Answer({"kind": "bots", "variant": variant, "offset": offset, "limit": limit, "total": total,
+                   "entries": entries}, LIVE)
+
+
 ROUTES: Final = (
     Route(f"{PREFIX}/openapi.json", openapi),
     Route(f"{PREFIX}/boards/{{kind}}/{{variant}}", board, ("season", "offset", "limit")),
@@ -274,6 +282,7 @@ ROUTES: Final = (
     Route(f"{PREFIX}/arenas/{{id}}", arena),
     Route(f"{PREFIX}/log", log_index),
     Route(f"{PREFIX}/log/{{date}}", log_day, ("offset", "limit")),
+    Route(f"{PREFIX}/bots/{{variant}}", bot_board, ("offset", "limit")),
 )
 
 

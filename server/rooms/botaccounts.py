@@ -8,7 +8,7 @@ bots. The mark is for good, and only a name with no ranked result may take it.
 
 from __future__ import annotations
 
-from typing import Final
+from typing import Any, Final
 
 from ..store.botaccounts import BotAccountStore
 from ..wire.protocol import ProtocolError
@@ -42,6 +42,11 @@ class BotAccounts:
 
     async def marked(self, names: list[str]) -> set[str]:
         return await self.store.marked(names)
+
+    async def board(self, variant: str, offset: int, limit: int) -> tuple[list[dict[str, Any]], int]:
+        """A page of the bots' rating board of a variant (all time), best first."""
+        rows, total = await self.store.page(variant, "alltime", offset, limit)
+        return await self.store.entries(variant, rows, offset), total
 
     async def forbid(self, name: str | None, what: str) -> None:
         """Refuse what a bot account may not do (a person passes at the cost of one read)."""

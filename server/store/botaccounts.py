@@ -9,9 +9,7 @@ from typing import Any, Final
 
 from redis.asyncio import Redis
 
-from .ratings import user_key
-
-BOARDS_KEPT_S: Final = 430 * 86_400  # a season's bot board: its month and the persons' 400 days after
+from .ratings import RatingStore, bot_board, user_key
 
 # KEYS: the name's hash -> 1 marked (or marked before), 0 the name has a ranked result,
 # -1 the name is not claimed. A name with a rating or a ranked daily is a person's for good.
@@ -29,16 +27,12 @@ return 1
 Guard = Callable[[Awaitable[Any]], Awaitable[Any]]
 
 
-def bot_board(variant: str, season: str = "alltime") -> str:
-    """The bots' rating board of a variant: all time or one season's (a season id)."""
-    return f"botacct:{{{season}}}:rating:{variant}"
-
-
 class BotAccountStore:
     def __init__(self, redis: Redis, guard: Guard) -> None:
         self.redis = redis
         self._guard = guard
         self._mark = redis.register_script(MARK)
+        self.entries = RatingStore(redis, guard).entries  # a board's rows as the persons' boards show them
 
     async def mark(self, name: str) -> int:
         return int(await self._guard(self._mark(keys=[user_key(name)])))

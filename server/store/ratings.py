@@ -54,6 +54,15 @@ def rating_board(variant: str, season: str = "alltime") -> str:
     return board_key(f"rating:{variant}", season)
 
 
+def bot_board(variant: str, season: str = "alltime") -> str:
+    """The bots' rating board of a variant, apart from the persons': all time or
+    one season's (docs/design/bot-accounts.md)."""
+    return f"botacct:{{{season}}}:rating:{variant}"
+
+
+BOT_BOARDS_KEPT_S: Final = 430 * 86_400  # a season's bots' board: its month and the persons' 400 days after
+
+
 def _s(value: Any) -> str:
     return value.decode() if isinstance(value, bytes) else str(value)
 
@@ -94,7 +103,6 @@ class RatingStore:
         put each new rating on the variant's ``boards`` (season ids): a person's
         on the persons' boards, a bot account's (``bots``) on the bots' boards
         only. Applying the same race again changes nothing."""
-        from .botaccounts import BOARDS_KEPT_S, bot_board
 
         from ..race.ratings import rate
 
@@ -140,7 +148,7 @@ class RatingStore:
                 if name in bots:
                     pipe.zadd(bot_board(variant, season), {name.casefold(): skill.ordinal})
                     if season != "alltime":
-                        pipe.expire(bot_board(variant, season), BOARDS_KEPT_S)
+                        pipe.expire(bot_board(variant, season), BOT_BOARDS_KEPT_S)
                 else:
                     pipe.zadd(rating_board(variant, season), {name.casefold(): skill.ordinal})
         await self._guard(pipe.execute())

@@ -13,8 +13,7 @@ from typing import Any
 from redis.asyncio import Redis
 
 from server.app import RaceServer
-from server.store.botaccounts import bot_board
-from server.store.ratings import rating_board, user_key
+from server.store.ratings import bot_board, rating_board, user_key
 from tests.support.bot import Bot
 from tests.support.servers import ServerFactory, close_all, txt, ws_url
 
@@ -102,6 +101,8 @@ async def test_the_example_bot_races_a_person_who_accepts_bots(make_server: Serv
     assert await rdb.zscore(bot_board(VARIANT), "robo2") is not None
     assert await rdb.zscore(rating_board(VARIANT), "robo2") is None
     assert await rdb.zscore(rating_board(VARIANT), "pat2") is not None
+    entries, _ = await app.service.competition.bot_accounts.board(VARIANT, 0, 100)
+    assert "robo2" in [e["name"] for e in entries] and "pat2" not in [e["name"] for e in entries]
     # and the results log says which name was a bot (verify-log boards it apart)
     head = await app.service.competition.results_log.store.head()
     (last,), _ = await app.service.competition.results_log.store.lines(head.date, -1, 1)
