@@ -109,8 +109,8 @@ SCHEMAS: Final[dict[str, Any]] = {
     "Arena": obj({"id": STR, "name": STR, "variant": STR, "phase": ARENA_PHASE, "starts_at": INT,
                   "ends_at": INT, "group": NAT, "race_ms": NAT, "server_time": INT, "players": NAT,
                   "top": {"type": "array", "items": ARENA_LINE}}),
-    "BotBoard": obj({"kind": {"const": "bots"}, "variant": STR, "offset": NAT, "limit": NAT, "total": NAT,
-                     "entries": {"type": "array", "items": ref("RatingEntry")}}),
+    "BotBoard": obj({"kind": {"const": "bots"}, "variant": STR, "offset": NAT, "limit": NAT,
+                     "total": NAT, "entries": {"type": "array", "items": ref("RatingEntry")}}),
     "LogLink": obj({"seq": NAT, "hash": HASH}),
     "LogIndex": obj({"head": nullable(obj({"seq": NAT, "hash": HASH, "date": DATE})),
                      "days": {"type": "array", "items": obj({"date": DATE, "first": NAT, "last": NAT,
@@ -237,9 +237,10 @@ DOCUMENT: Final[dict[str, Any]] = {
     "openapi": "3.1.0",
     "info": {"title": "Patience Race read API", "version": "1",
              "description": "Boards, profiles, finished games, the daily deal's commitments and "
-                            "reveals, arena standings and the results log, as any player may see them. GET only; "
-                            "JSON; every answer has an ETag and a Cache-Control; each client address "
-                            "has a budget of requests (429 with Retry-After past it)."},
+                            "reveals, arena standings and the results log, as any player may see "
+                            "them. GET only; JSON; every answer has an ETag and a Cache-Control; "
+                            "each client address has a budget of requests (429 with Retry-After "
+                            "past it)."},
     "servers": [{"url": "/"}],
     "paths": PATHS,
     "components": {"schemas": SCHEMAS},

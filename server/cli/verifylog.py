@@ -30,7 +30,8 @@ ANSWER_MAX: Final = 512 * 1024 * 1024  # bytes of one answer read: a page of the
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("source", help="a file of the log's lines ('-': standard input) or a server's "
                    "address (http://HOST:PORT)")
-    p.add_argument("--save", metavar="FILE", help="also write the lines read to FILE (a copy to verify again)")
+    p.add_argument("--save", metavar="FILE",
+                   help="also write the lines read to FILE (a copy to verify again)")
     p.add_argument("--boards", metavar="FILE", help="write every recomputed board to FILE as JSON")
     p.add_argument("--head", metavar="HASH", help="the head published with a daily's reveal: the log "
                    "must pass through an entry of this hash")
@@ -76,7 +77,8 @@ def _lines(source: str) -> Iterator[str]:
             stream.close()
 
 
-def check(lines: Iterator[str], save: IO[str] | None = None, head: str | None = None) -> tuple[LogCheck, str | None]:
+def check(lines: Iterator[str], save: IO[str] | None = None,
+          head: str | None = None) -> tuple[LogCheck, str | None]:
     """Feed every line; the check and the first fault (None: the log holds)."""
     log = LogCheck()
     seen_head = head is None

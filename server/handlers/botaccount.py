@@ -13,7 +13,8 @@ from ..wire.protocol import ProtocolError
 
 async def on_bot_account(player: Player, msg: dict[str, Any]) -> None:
     if player.identified is None or player.key_id is None:
-        raise ProtocolError("not_identified", "sign in with the name's key first (claim, or hello with the key)")
+        raise ProtocolError("not_identified",
+                            "sign in with the name's key first (claim, or hello with the key)")
     done = await player.service.competition.bot_accounts.register(player.identified)
     if done == RANKED:
         raise ProtocolError("bot_account", f"{player.identified} has ranked results as a person: "

@@ -96,8 +96,9 @@ def play_seat(variant: str, deal: str, seat: Any) -> Played:
 def ranked_places(variant: str, race_ms: int, played: list[Played]) -> list[dict[str, Any]]:
     """The race's ranking from the replayed seats, by the server's own rule."""
     room = RoomRow("", variant, "", len(played), 1, True, "finished", 0, race_ms, [
-        PlayerRow(p.n, p.name or "", p.moves, status=WON if p.won else ("resigned" if p.resigned else "stuck"),
-                  fc=p.fc, fc_ms=p.fc_ms, done_ms=p.done_ms, ident=p.name, bot=int(p.bot))
+        PlayerRow(p.n, p.name or "", p.moves,
+                  status=WON if p.won else ("resigned" if p.resigned else "stuck"), fc=p.fc,
+                  fc_ms=p.fc_ms, done_ms=p.done_ms, ident=p.name, bot=int(p.bot))
         for p in played])
     return ranking(room)
 
@@ -109,7 +110,8 @@ class LogCheck:
     link: Link = Link()
     ratings: dict[str, dict[str, Skill]] = field(default_factory=dict)  # casefolded name -> variant -> skill
     shown: dict[str, str] = field(default_factory=dict)  # casefolded name -> as written
-    rating_boards: dict[str, dict[str, float]] = field(default_factory=dict)  # "VARIANT SEASON" -> name -> ordinal
+    # "VARIANT SEASON" ("bots VARIANT SEASON": a bots' board) -> name -> ordinal
+    rating_boards: dict[str, dict[str, float]] = field(default_factory=dict)
     daily_boards: dict[str, dict[str, int]] = field(default_factory=dict)  # "DATE VARIANT" -> name -> score
     wins: dict[str, dict[str, int]] = field(default_factory=dict)  # "VARIANT SEASON" -> name -> wins
     races: dict[str, dict[str, Any]] = field(default_factory=dict)  # race -> its entry
@@ -262,12 +264,12 @@ class LogCheck:
         if was["daily"] is not None:
             key = f"{was['daily']} {was['variant']}"
             who = str(was["board"]["name"]).casefold()
-            if who in names and self.daily_boards.get(key, {}).pop(who, None) is not None:
-                if was["board"]["score"] >> 44 == 0:  # a win: counted no more
-                    for season in was["boards"]:
-                        wins = self.wins.get(f"{was['variant']} {season}", {})
-                        if wins.get(who):
-                            wins[who] -= 1
+            removed = who in names and self.daily_boards.get(key, {}).pop(who, None) is not None
+            if removed and was["board"]["score"] >> 44 == 0:  # a win: counted no more
+                for season in was["boards"]:
+                    wins = self.wins.get(f"{was['variant']} {season}", {})
+                    if wins.get(who):
+                        wins[who] -= 1
         for name, (before, after) in e["ratings"].items():
             if name.casefold() not in names:
                 raise Fault(seq, f"the void rates {name}, whom it does not void")

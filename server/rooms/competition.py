@@ -288,14 +288,14 @@ class Competition:
         if len(rated) >= 2:
             await self.boards.keep_names([name for name, _ in rated])
             seasons = self.ladder.written()
-            bots = frozenset(await self.bot_accounts.marked([name for name, _ in rated]))
+            accounts = frozenset(await self.bot_accounts.marked([name for name, _ in rated]))
             # the log's turn orders ratings and log alike: the log replays to these numbers
             async with self.results_log.turn() as token:
                 done = await self.boards.ratings.rate_race(room.variant, room.code, rated, self.clock(),
-                                                          seasons, bots)
-                await self.results_log.result(token, room, done, seasons, bots=bots)
-            if bots:
-                extra["bot_accounts"] = sorted(bots)
+                                                          seasons, accounts)
+                await self.results_log.result(token, room, done, seasons, bots=accounts)
+            if accounts:
+                extra["bot_accounts"] = sorted(accounts)
             if len(done.after) < len(rated):
                 log.error("ratings not all written: they kept changing under this race",
                           extra={"room": room.code})

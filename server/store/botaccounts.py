@@ -47,7 +47,8 @@ class BotAccountStore:
         found = await self._guard(pipe.execute())
         return {n for n, v in zip(names, found, strict=True) if v in (b"1", "1")}
 
-    async def page(self, variant: str, season: str, offset: int, limit: int) -> tuple[list[tuple[str, float]], int]:
+    async def page(self, variant: str, season: str, offset: int,
+                   limit: int) -> tuple[list[tuple[str, float]], int]:
         key = bot_board(variant, season)
         rows = await self._guard(self.redis.zrevrange(key, offset, offset + limit - 1, withscores=True))
         count = await self._guard(self.redis.zcard(key))

@@ -72,7 +72,8 @@ def example_bot() -> Any:
     return space["main"]
 
 
-async def test_the_example_bot_races_a_person_who_accepts_bots(make_server: ServerFactory, rdb: Redis) -> None:
+async def test_the_example_bot_races_a_person_who_accepts_bots(make_server: ServerFactory,
+                                                                rdb: Redis) -> None:
     app = await make_server(race_seconds=3, quick_bot_s=0, arena_tick_ms=50)
     robo, key = await claimed(app, "robo2")
     await robo.send({"t": "bot_account"})

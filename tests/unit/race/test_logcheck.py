@@ -11,10 +11,19 @@ import pytest
 
 from server.game.engine import IN_PROGRESS, legal_moves, new_game, play, status
 from server.race.daily import board_score
-from server.race.logcheck import Fault, LogCheck
+from server.race.logcheck import Fault, LogCheck, play_seat, ranked_places
 from server.race.ratings import NEW, Skill, rate
 from server.race.resultlog import (
-    GENESIS, Line, Link, canonical, chained, digest, race_record, rename_fields, result_fields, seat,
+    GENESIS,
+    Line,
+    Link,
+    canonical,
+    chained,
+    digest,
+    race_record,
+    rename_fields,
+    result_fields,
+    seat,
     void_fields,
 )
 
@@ -56,8 +65,6 @@ class Server:
         by construction (more foundation cards), so the places are given."""
         played = [seat(n, name, False, game(deal, moves, n)) for n, (name, moves) in enumerate(seats, 1)]
         record = race_record(VARIANT, deal, 120_000, played)
-        from server.race.logcheck import ranked_places, play_seat
-
         standing = ranked_places(VARIANT, 120_000, [play_seat(VARIANT, deal, s) for s in played])
         rated = [(played[r["player"] - 1]["name"], r["place"]) for r in standing
                  if played[r["player"] - 1]["name"]]
@@ -74,8 +81,6 @@ class Server:
 
     def daily(self, code: str, deal: str, name: str, moves: int, date: str) -> Line:
         played = [seat(1, name, False, game(deal, moves, 7))]
-        from server.race.logcheck import ranked_places, play_seat
-
         (top,) = ranked_places(VARIANT, 600_000, [play_seat(VARIANT, deal, played[0])])
         score = board_score(top["won"], top["time_ms"] or 600_000, top["moves"], top["foundation_cards"])
         line = chained(self.link, "result", 1000 * len(self.lines),
@@ -150,8 +155,7 @@ def rechained(lines: list[str], at: int, change: Any) -> list[str]:
     """Change line ``at`` (0-based) and rewrite every hash after it, as a forger
     with the whole log in hand would: the chain holds, the replay must not."""
     out = lines[:at]
-    link = Link(at, json.loads(lines[at - 1])["entry"] and digest(json.loads(lines[at - 1])["entry"])) \
-        if at else Link()
+    link = Link(at, digest(json.loads(lines[at - 1])["entry"])) if at else Link()
     for i, text in enumerate(lines[at:], start=at):
         data = json.loads(text)
         if i == at:
@@ -200,8 +204,8 @@ def test_a_removed_entry_is_found(honest: Server) -> None:
 def test_a_void_and_a_rename_follow_the_names(honest: Server) -> None:
     ann = honest.skills["ann"]
     refunded = Skill(ann.mu - 1, ann.sigma, ann.races, "VOID1")
-    honest.add("void", void_fields("CCCC", ["ann"], "assisted", {"ann": (ann.to_store(), refunded.to_store())},
-                                   ("alltime",)))
+    honest.add("void", void_fields("CCCC", ["ann"], "assisted",
+                                   {"ann": (ann.to_store(), refunded.to_store())}, ("alltime",)))
     honest.add("void", void_fields("DDDD", ["Ann"], "assisted"))
     honest.add("rename", rename_fields("cid", "dan"))
     log = checked(texts(honest))
@@ -247,7 +251,7 @@ def test_junk_lines_are_faults_never_crashes() -> None:
     result = chained(Link(), "result", 0, {"race": "X", "variant": VARIANT, "daily": None},
                      {"variant": VARIANT, "deal": "1", "race_ms": 1, "seats": "no"})
     assert "seats" in fault_of([result.text()]).reason
-    assert checked([first]).link.seq == 1 and GENESIS == json.loads(first)["entry"]["prev"]
+    assert checked([first]).link.seq == 1 and json.loads(first)["entry"]["prev"] == GENESIS
 
 
 def test_a_bot_accounts_rating_goes_on_the_bots_board_only() -> None:
