@@ -75,7 +75,8 @@ def play_seat(variant: str, deal: str, seat: Any) -> Played:
                          f"(at most {MOVES_MAX})")
     total = get_rules(variant).spec.total_cards
     history = [new_game(variant, deal)]
-    fc, fc_ms, legal, undos = 0, None, True, 0
+    # a seat starts at the deal's own foundation cards (the store's fc0), as the move script compares
+    fc, fc_ms, legal, undos = foundation_cards(history[0]), None, True, 0
     for text, t in zip(moves, ms, strict=True):
         try:
             step(history, text)

@@ -17,6 +17,7 @@ from redis.asyncio import Redis
 from server.app import RaceServer
 from server.cli.main import main as cli
 from server.cli.verifylog import check, download
+from server.game.records import Record, replay_facts
 from server.ops.clock import now_ms
 from server.ops.config import Settings
 from server.race.daily import day_bounds_ms
@@ -56,17 +57,23 @@ def clock() -> Clock:
 async def server(competition_redis_url: str, redis: Redis, clock: Clock) -> AsyncIterator[RaceServer]:
     settings = Settings(port=0, countdown_ms=50, rate_per_2s=100_000, secret="s3cret", race_seconds=120)
     app = RaceServer(settings, competition_redis_url, clock=clock)
+    KEYS.clear()  # a new store: no name is claimed yet
     await app.start()
     yield app
     await app.close()
 
 
+KEYS: dict[tuple[int, str], str] = {}  # (server, name) -> the key its claim gave
+
+
 async def rated_race(server: RaceServer, names: list[str], caps: list[int]) -> str:
     bots = [Bot(f"ws://127.0.0.1:{server.port}/", n, seed=7 + i) for i, n in enumerate(names)]
     for bot in bots:
-        await bot.connect()
-        await bot.send({"t": "claim", "name": bot.name})
-        await bot.expect("claimed")
+        key = KEYS.get((id(server), bot.name))
+        await bot.connect(key=key)
+        if key is None:
+            await bot.send({"t": "claim", "name": bot.name})
+            KEYS[id(server), bot.name] = (await bot.expect("claimed"))["key"]
     await bots[0].send({"t": "create", "variant": VARIANT, "players": len(bots)})
     code: str = (await bots[0].expect("joined"))["code"]
     for bot in bots[1:]:
@@ -88,8 +95,9 @@ async def ranked_daily(server: RaceServer, redis: Redis, name: str) -> str:
     competition = server.service.competition
     code, date = "DAILY1", competition.today()
     await redis.rpush(keys.log(code, 1), "900 draw", "1500 resign")
+    fc = replay_facts(Record(VARIANT, "4242", ("draw", "resign")))[1]["foundation_cards"]
     room = RoomRow(code, VARIANT, "4242", 1, 1, True, "finished", 1_000, 601_000,
-                   [PlayerRow(1, name, 2, status="resigned", done_ms=1500, ident=name)],
+                   [PlayerRow(1, name, 2, status="resigned", fc=fc, done_ms=1500, ident=name)],
                    daily=date, ranked=True)
     extra = await competition.after_race(room, ranking(room), {1: name})
     assert extra["ranked"] is True
