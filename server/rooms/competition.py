@@ -191,9 +191,10 @@ class Competition:
         """A name's ratings per variant with their curves, and its streaks."""
         (row,) = await self.boards.ratings.rows([name])
         out: dict[str, Any] = {"t": "profile", "name": row.get("name", name), "claimed": "key" in row,
-                               "ratings": {}, "streaks": None, "bot": row.get("bot") == "1"}
+                               "ratings": {}, "streaks": None}
         if "key" not in row:
             return out
+        out["bot"] = row.get("bot") == "1"  # a claimed name's: a bot account (docs/design/bot-accounts.md)
         skills = stored_skills(row)
         curves = await self.boards.ratings.curves(name, sorted(skills), PROFILE_CURVE)
         for variant, skill in sorted(skills.items()):
