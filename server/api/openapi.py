@@ -45,7 +45,8 @@ DAILY_ENTRY: Final = obj({"rank": NAT, "name": STR, "won": BOOL, "time_ms": NAT,
 BOARD_ENTRY: Final = {"anyOf": [ref("RatingEntry"), ref("WinsEntry")]}
 SEASON: Final = nullable(DATE)
 REVEAL: Final = obj({"date": DATE, "day": INT, "deal": STR, "salt": STR, "commitment": STR,
-                     "par": nullable(INT), "check": BOOL})
+                     "par": nullable(INT), "check": BOOL},
+                    {"log_head": nullable({"$ref": "#/components/schemas/LogLink"})})
 RANKING: Final = obj({"place": NAT, "player": NAT, "name": STR, "won": BOOL, "status": STR,
                       "time_ms": nullable(NAT), "foundation_cards": NAT, "total_cards": NAT,
                       "moves": NAT, "bot": NAT})

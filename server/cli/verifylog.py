@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import time
 import urllib.error
 import urllib.parse
 import urllib.request
@@ -25,6 +26,8 @@ EXIT_OK, EXIT_FAULT, EXIT_USAGE = 0, 1, 2
 PAGE: Final = 100  # lines asked for at once (the read API's largest page)
 TIMEOUT_S: Final = 30.0
 ANSWER_MAX: Final = 512 * 1024 * 1024  # bytes of one answer read: a page of the largest lines
+RETRIES: Final = 20  # answers of 429 in a row before giving up
+WAIT_MAX_S: Final = 30.0
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -38,8 +41,17 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def _get(url: str) -> Any:
-    with urllib.request.urlopen(url, timeout=TIMEOUT_S) as answer:  # noqa: S310  # the user's own address
-        return json.loads(answer.read(ANSWER_MAX))
+    """One answer of the read API; past the address's budget (429) it waits as told and asks again."""
+    for _ in range(RETRIES):
+        try:
+            with urllib.request.urlopen(url, timeout=TIMEOUT_S) as answer:  # noqa: S310  # the user's address
+                return json.loads(answer.read(ANSWER_MAX))
+        except urllib.error.HTTPError as exc:
+            if exc.code != 429:
+                raise
+            wait = exc.headers.get("Retry-After", "1")
+            time.sleep(min(float(wait) if wait.isdigit() else 1.0, WAIT_MAX_S))
+    raise OSError(f"the server kept answering 429 (too many requests) to {url}")
 
 
 def download(base: str) -> Iterator[str]:

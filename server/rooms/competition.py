@@ -144,7 +144,8 @@ class Competition:
         if past is not None:
             out["yesterday"] = {"date": yesterday, "day": day_number(yesterday), "deal": past.deal,
                                 "salt": past.salt, "commitment": past.commitment, "par": past.par,
-                                "check": commitment(past.deal, past.salt) == past.commitment}
+                                "check": commitment(past.deal, past.salt) == past.commitment,
+                                "log_head": await self.results_log.head_at(yesterday)}
         return out
 
     async def day(self, date: str, variant: str) -> dict[str, Any] | None:

@@ -209,7 +209,8 @@ SERVER_MESSAGES: Final[dict[str, str]] = {
     "rotated": "name, key, device: the key this connection signed in with is replaced; the old "
                "one proves nothing any more",
     "recovery_codes": "codes[]: a new set of recovery codes, shown this once; the old set is void",
-    "daily_info": "variant, date, day, commitment, ends_at, yesterday{date, day, deal, salt, par}, "
+    "daily_info": "variant, date, day, commitment, ends_at, yesterday{date, day, deal, salt, par, "
+                  "log_head{seq, hash} (the results log's head at that day's end, or null)}, "
                   "ranked (this connection's next attempt would go on the board)",
     "board": "kind, variant, date (a daily board), season (null: all time), offset, total, "
              "entries[{rank, name, ...}]; asked with near: near (whose), me (that name's rank, "
