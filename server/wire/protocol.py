@@ -219,8 +219,8 @@ SERVER_MESSAGES: Final[dict[str, str]] = {
                      "season alike): it changed; ask again",
     "profile": "name, claimed, ratings{VARIANT: {value, deviation, races, provisional, "
                "curve[[at, value], ...] (the newest 50 changes, oldest first)}}, streaks{days, best, "
-               "wins}, bot (a claimed name's: a bot account): a name's ratings per variant and their curve (no error "
-               "for an unknown name: claimed false, nothing else)",
+               "wins}, bot (a claimed name's: a bot account): a name's ratings per variant and their "
+               "curve (no error for an unknown name: claimed false, nothing else)",
     "replay": "code, player, index, total (entries in the record), move and ms (the entry that led "
               "here, null at 0), view{...}: that player's view after index entries of its record",
     "ghost": "code (the ghost race's room), player (the ghost's number there), name, source, "
