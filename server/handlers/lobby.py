@@ -76,11 +76,11 @@ async def on_hello(player: Player, msg: dict[str, Any]) -> None:
 async def on_create(player: Player, msg: dict[str, Any]) -> None:
     variant = variant_id(msg["variant"])
     await player.can_leave()
-    spend_room(player)
     service = player.service
     private = msg.get("private", True)
     if not private:  # a quick race may join a public room: a bot's would meet persons unasked
         await service.competition.bot_accounts.forbid(player.identified, "open a public room")
+    spend_room(player)  # after every refusal: a refused create spends nothing
     await player.leave_current()
     code = await service.open_room(variant, service.new_deal(), msg.get("players", 2), private)
     if not private:
