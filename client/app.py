@@ -133,6 +133,8 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
                         "computer (it is in keys.json in the config directory of the one that claimed it); "
                         "kept once the server takes it. $PATIENCE_KEY works too")
     p.add_argument("--ask-key", action="store_true", help="type the key of your claimed name at a prompt")
+    p.add_argument("--accept-bots", action="store_true",
+                   help="quick races may pair you with bot accounts (programs from outside, rated apart)")
     p.add_argument("--key", default=None, help=argparse.SUPPRESS)  # visible in ps: warned against
     p.add_argument("--link", default=None, metavar="CODE",
                    help="give this computer a key of --name's own with a link code made on a device where "
@@ -368,6 +370,7 @@ async def run(args: argparse.Namespace) -> int:
                             key=args.key, device=install_id(args.config_dir),
                             redeem=("link", args.link) if args.link else
                             ("recover", args.recover) if args.recover else None)
+    session.accept_bots = args.accept_bots
     try:
         # the terminal library loads in a thread while the handshake waits on the network
         await asyncio.gather(session.connect(), asyncio.to_thread(_preload_ui))

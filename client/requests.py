@@ -21,12 +21,16 @@ class Requests:
     name: str
     state: RaceState
     _seq: int
+    accept_bots: bool = False  # quick races may pair this player with bot accounts (--accept-bots)
 
     async def send(self, msg: dict[str, Any]) -> bool:
         raise NotImplementedError
 
     async def quick(self, variant: str) -> bool:
-        return await self.send({"t": "quick", "variant": variant})
+        msg: dict[str, Any] = {"t": "quick", "variant": variant}
+        if self.accept_bots:
+            msg["accept_bots"] = True
+        return await self.send(msg)
 
     async def create(self, variant: str, players: int = 2, private: bool = True) -> bool:
         return await self.send({"t": "create", "variant": variant, "players": players, "private": private})

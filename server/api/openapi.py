@@ -16,6 +16,7 @@ NAT: Final = {"type": "integer", "minimum": 0}
 STR: Final = {"type": "string"}
 BOOL: Final = {"type": "boolean"}
 DATE: Final = {"type": "string", "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}$"}
+HASH: Final = {"type": "string", "pattern": "^[0-9a-f]{64}$"}
 
 
 def ref(name: str) -> dict[str, str]:
@@ -44,7 +45,8 @@ DAILY_ENTRY: Final = obj({"rank": NAT, "name": STR, "won": BOOL, "time_ms": NAT,
 BOARD_ENTRY: Final = {"anyOf": [ref("RatingEntry"), ref("WinsEntry")]}
 SEASON: Final = nullable(DATE)
 REVEAL: Final = obj({"date": DATE, "day": INT, "deal": STR, "salt": STR, "commitment": STR,
-                     "par": nullable(INT), "check": BOOL})
+                     "par": nullable(INT), "check": BOOL},
+                    {"log_head": nullable({"$ref": "#/components/schemas/LogLink"})})
 RANKING: Final = obj({"place": NAT, "player": NAT, "name": STR, "won": BOOL, "status": STR,
                       "time_ms": nullable(NAT), "foundation_cards": NAT, "total_cards": NAT,
                       "moves": NAT, "bot": NAT})
@@ -72,7 +74,8 @@ SCHEMAS: Final[dict[str, Any]] = {
                       "yesterday": nullable(REVEAL)}),
     "DailyDay": obj({"variant": STR, "date": DATE, "day": INT, "commitment": STR, "ends_at": INT,
                      "revealed": BOOL},
-                    {"deal": STR, "salt": STR, "par": nullable(INT), "check": BOOL}),
+                    {"deal": STR, "salt": STR, "par": nullable(INT), "check": BOOL,
+                     "log_head": nullable(ref("LogLink"))}),
     "Profile": obj({"name": STR, "claimed": BOOL,
                     "ratings": {"type": "object", "additionalProperties": obj(
                         {"value": {"type": "number"}, "deviation": {"type": "number"}, "races": NAT,
@@ -80,14 +83,16 @@ SCHEMAS: Final[dict[str, Any]] = {
                          "curve": {"type": "array", "items": {"type": "array", "minItems": 2,
                                                               "maxItems": 2,
                                                               "items": {"type": "number"}}}})},
-                    "streaks": nullable(obj({"days": NAT, "best": NAT, "wins": NAT}))}),
+                    "streaks": nullable(obj({"days": NAT, "best": NAT, "wins": NAT}))},
+                   {"bot": BOOL}),
     "Room": obj({"code": STR, "variant": STR, "deal": STR, "deal_version": STR,
                  "daily": nullable(DATE), "arena": nullable(STR),
                  "ranking": {"type": "array", "items": RANKING}},
                 {"ranked": BOOL, "day": INT, "share": STR, "streaks": {"type": "object"},
                  "ratings": {"type": "object", "additionalProperties": {"type": "number"}},
                  "ratings_before": {"type": "object", "additionalProperties": {"type": "number"}},
-                 "rating_variant": STR, "provisional": {"type": "array", "items": STR}}),
+                 "rating_variant": STR, "provisional": {"type": "array", "items": STR},
+                 "bot_accounts": {"type": "array", "items": STR}}),
     "Record": obj({"code": STR, "player": NAT,
                    "record": obj({"variant": STR, "deal": STR, "deal_version": STR,
                                   "moves": {"type": "array", "items": STR},
@@ -105,6 +110,14 @@ SCHEMAS: Final[dict[str, Any]] = {
     "Arena": obj({"id": STR, "name": STR, "variant": STR, "phase": ARENA_PHASE, "starts_at": INT,
                   "ends_at": INT, "group": NAT, "race_ms": NAT, "server_time": INT, "players": NAT,
                   "top": {"type": "array", "items": ARENA_LINE}}),
+    "BotBoard": obj({"kind": {"const": "bots"}, "variant": STR, "offset": NAT, "limit": NAT,
+                     "total": NAT, "entries": {"type": "array", "items": ref("RatingEntry")}}),
+    "LogLink": obj({"seq": NAT, "hash": HASH}),
+    "LogIndex": obj({"head": nullable(obj({"seq": NAT, "hash": HASH, "date": DATE})),
+                     "days": {"type": "array", "items": obj({"date": DATE, "first": NAT, "last": NAT,
+                                                              "hash": HASH})}}),
+    "LogDay": obj({"date": DATE, "offset": NAT, "limit": NAT, "total": NAT,
+                   "lines": {"type": "array", "items": STR}}),
 }
 
 
@@ -207,15 +220,28 @@ PATHS: Final[dict[str, Any]] = {
     "/api/v1/arenas": get("the arenas to come, running, and finished ones kept", "Arenas", []),
     "/api/v1/arenas/{id}": get("an arena's standing: its first ten lines", "Arena",
                                [path_param("id", "an arena's id")], not_found="no such arena"),
+    "/api/v1/log": get(
+        "the results log's head and its days (patience-server verify-log reads the log from here)",
+        "LogIndex", []),
+    "/api/v1/log/{date}": get(
+        "a page of one day's lines of the results log, oldest first (docs/reference/results-log.md)",
+        "LogDay", [path_param("date", "a day (UTC) of the log", DATE), OFFSET_Q,
+                   query_param("limit", "lines in the page", {"type": "integer", "minimum": 1,
+                                                               "maximum": 100, "default": 20})],
+        forbidden="the day is not over (its daily deals are secret until then: no_results)"),
+    "/api/v1/bots/{variant}": get(
+        "a page of a variant's bots' rating board (bot accounts only: docs/design/bot-accounts.md)",
+        "BotBoard", [VARIANT, OFFSET_Q, LIMIT_Q], not_found="no such variant"),
 }
 
 DOCUMENT: Final[dict[str, Any]] = {
     "openapi": "3.1.0",
     "info": {"title": "Patience Race read API", "version": "1",
              "description": "Boards, profiles, finished games, the daily deal's commitments and "
-                            "reveals, and arena standings, as any player may see them. GET only; "
-                            "JSON; every answer has an ETag and a Cache-Control; each client address "
-                            "has a budget of requests (429 with Retry-After past it)."},
+                            "reveals, arena standings and the results log, as any player may see "
+                            "them. GET only; JSON; every answer has an ETag and a Cache-Control; "
+                            "each client address has a budget of requests (429 with Retry-After "
+                            "past it)."},
     "servers": [{"url": "/"}],
     "paths": PATHS,
     "components": {"schemas": SCHEMAS},

@@ -14,6 +14,7 @@ each, and a test holds the two equal.
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -23,7 +24,7 @@ from urllib.parse import parse_qs, unquote, urlsplit
 from ..game.variants import UnknownVariant, get_rules
 from ..race.rows import RoomRow
 from ..rooms.arenas import ArenaRunner
-from ..rooms.competition import board_date
+from ..rooms.competition import DATE, board_date
 from ..rooms.ladder import LADDER_KINDS
 from ..rooms.player import clean_name
 from ..rooms.replays import public_results, public_room, replay_message, replayed, seat_of
@@ -231,6 +232,40 @@ async def arena(reads: Reads, p: dict[str, str], q: dict[str, str]) -> Answer:
     return Answer(out, FINAL if out["phase"] == "finished" else LIVE)
 
 
+def log_date(text: str) -> str:
+    try:
+        return dt.date.fromisoformat(text).isoformat() if DATE.fullmatch(text) else ""
+    except ValueError:
+        return ""
+
+
+async def log_index(reads: Reads, p: dict[str, str], q: dict[str, str]) -> Answer:
+    return Answer(await reads.service.competition.results_log.index(), LIVE)
+
+
+async def log_day(reads: Reads, p: dict[str, str], q: dict[str, str]) -> Answer:
+    competition = reads.service.competition
+    date = log_date(p["date"])
+    if not date:
+        raise ApiError(400, "bad_field", "date is a day, YYYY-MM-DD")
+    if date >= competition.today():  # its ranked dailies' games would give the day's deal away
+        raise ApiError(403, "no_results", "a day's lines are served once the day is over (the daily "
+                       "deals played that day are secret until then)")
+    offset, limit = page(q)
+    lines, total, closed = await competition.results_log.page(date, offset, limit)
+    # a day before the log's last never gets another line (a void or a rename is a line of its own day)
+    return Answer({"date": date, "offset": offset, "limit": limit, "total": total, "lines": lines},
+                  FINAL if closed else LIVE)
+
+
+async def bot_board(reads: Reads, p: dict[str, str], q: dict[str, str]) -> Answer:
+    variant = variant_of(p["variant"])
+    offset, limit = page(q)
+    entries, total = await reads.service.competition.bot_accounts.board(variant, offset, limit)
+    return Answer({"kind": "bots", "variant": variant, "offset": offset, "limit": limit, "total": total,
+                   "entries": entries}, LIVE)
+
+
 ROUTES: Final = (
     Route(f"{PREFIX}/openapi.json", openapi),
     Route(f"{PREFIX}/boards/{{kind}}/{{variant}}", board, ("season", "offset", "limit")),
@@ -245,6 +280,9 @@ ROUTES: Final = (
     Route(f"{PREFIX}/rooms/{{code}}/replays/{{player}}", replay, ("index",)),
     Route(f"{PREFIX}/arenas", arenas),
     Route(f"{PREFIX}/arenas/{{id}}", arena),
+    Route(f"{PREFIX}/log", log_index),
+    Route(f"{PREFIX}/log/{{date}}", log_day, ("offset", "limit")),
+    Route(f"{PREFIX}/bots/{{variant}}", bot_board, ("offset", "limit")),
 )
 
 

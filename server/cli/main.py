@@ -1,7 +1,7 @@
 """``patience-server``: the server and its offline tools.
 
-Subcommands: ``variants``, ``deal``, ``verify``, ``solve``, ``serve``, ``arena``, ``admin`` and
-``migrate-ratings``.
+Subcommands: ``variants``, ``deal``, ``verify``, ``solve``, ``serve``, ``arena``, ``admin``,
+``migrate-ratings`` and ``verify-log``.
 Bad input gets one line on stderr and exit status 2, never a traceback. The load
 bench (``python -m bench.load``) and the local cluster (``python -m tools.localcluster``)
 run from a checkout: the wheel ships the server and the client only.
@@ -258,6 +258,13 @@ def build_parser() -> argparse.ArgumentParser:
     ad.set_defaults(func=_cmd_admin)
     sub.add_parser("migrate-ratings", help="once, after the upgrade to ratings per variant: each name's "
                    "single rating starts every variant it played").set_defaults(func=_cmd_migrate)
+    from .verifylog import add_arguments as verify_log_arguments
+    from .verifylog import run as verify_log
+
+    vl = sub.add_parser("verify-log", help="check the results log: its chain, every record replayed, "
+                        "every rating and board recomputed")
+    verify_log_arguments(vl)
+    vl.set_defaults(func=verify_log)
     return p
 
 

@@ -16,14 +16,15 @@ from ..rooms import ghost as ghost_race
 from ..rooms.play import play
 from ..rooms.player import Player
 from ..wire.protocol import ProtocolError
-from . import arena, bots, competition, ghost, identity, lobby, race, replay, report, results, solo, watch
+from . import (arena, botaccount, bots, competition, ghost, identity, lobby, race, replay, report, results,
+               solo, watch)
 
 Handler = Callable[[Player, dict[str, Any]], Awaitable[None]]
 
 HANDLERS: dict[str, Handler] = {
     **lobby.HANDLERS, **race.HANDLERS, **results.HANDLERS, **competition.HANDLERS,
     **solo.HANDLERS, **watch.HANDLERS, **replay.HANDLERS, **ghost.HANDLERS, **bots.HANDLERS,
-    **arena.HANDLERS, **identity.HANDLERS, **report.HANDLERS,
+    **arena.HANDLERS, **identity.HANDLERS, **report.HANDLERS, **botaccount.HANDLERS,
 }
 
 

@@ -47,6 +47,7 @@ async def on_arena_info(player: Player, msg: dict[str, Any]) -> None:
 async def on_arena_join(player: Player, msg: dict[str, Any]) -> None:
     runner = runner_for(player.service)
     arena = arena_id(msg["id"])
+    await player.service.competition.bot_accounts.forbid(player.identified, "join an arena")
     await player.can_leave()  # a race in progress first: it is not left for an arena
     await check_not_banned(player)
     d = await _definition(runner, arena)

@@ -51,6 +51,7 @@ async def on_daily(player: Player, msg: dict[str, Any]) -> None:
     variant = variant_id(msg["variant"])
     if not service.competition.secret:
         raise ProtocolError("no_daily", "this server has no secret: the daily challenge is off")
+    await service.competition.bot_accounts.forbid(player.identified, "play the daily (its board is persons')")
     await player.can_leave()  # check first: a refused daily counts no attempt and stores nothing
     await check_not_banned(player)
     spend_room(player)

@@ -86,9 +86,11 @@ async def on_hello(player: Player, msg: dict[str, Any]) -> None:
 async def on_create(player: Player, msg: dict[str, Any]) -> None:
     variant = variant_id(msg["variant"])
     await player.can_leave()
-    spend_room(player)
     service = player.service
     private = msg.get("private", True)
+    if not private:  # a quick race may join a public room: a bot's would meet persons unasked
+        await service.competition.bot_accounts.forbid(player.identified, "open a public room")
+    spend_room(player)  # after every refusal: a refused create spends nothing
     await player.leave_current()
     code = await service.open_room(variant, service.new_deal(), msg.get("players", 2), private)
     if not private:
@@ -128,9 +130,11 @@ async def on_quick(player: Player, msg: dict[str, Any]) -> None:
     variant = variant_id(msg["variant"])
     check_room_budget(player)  # the pairing opens a room for it: refuse before leaving anything
     await check_not_banned(player)
-    await player.leave_current()
     service = player.service
-    for code in await service.quick_candidates(variant):
+    bot = await service.competition.bot_accounts.is_bot(player.identified)
+    await player.leave_current()
+    # a bot account goes straight to the queue: an open room's host did not ask for bots
+    for code in [] if bot else await service.quick_candidates(variant):
         try:
             await player.join(code)
             return
@@ -138,7 +142,8 @@ async def on_quick(player: Player, msg: dict[str, Any]) -> None:
             await service.unlist_quick(variant, code)
     if service.queue is None:
         raise RuntimeError("this service was built without a quick-race queue")
-    queued = await service.queue.enqueue(player, variant)  # a full queue refuses, spending nothing
+    # a full queue refuses, spending nothing
+    queued = await service.queue.enqueue(player, variant, bool(msg.get("accept_bots")), bot)
     player.limits.take_room()
     player.send(queued)
 

@@ -22,6 +22,7 @@ class PlayerRow:
     ident: str | None = None  # the claimed name the player proved, if any
     gone: int | None = None  # when its connection went (server ms), while it is gone
     bot: int = 0  # a bot's level (1-5); 0 for a person
+    bot_account: bool = False  # a claimed name declared a program (docs/design/bot-accounts.md)
 
 
 @dataclass

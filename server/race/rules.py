@@ -45,7 +45,7 @@ def player_public(p: PlayerRow, name: str | None = None) -> dict[str, Any]:
     """What every player of a room may know about a player: never a card."""
     return {"player": p.n, "name": name or p.name, "ready": p.ready, "connected": p.conn,
             "left": p.left, "status": p.status, "foundation_cards": p.fc, "moves": p.v,
-            "claimed": p.ident is not None, "bot": p.bot}
+            "claimed": p.ident is not None, "bot": p.bot, "bot_account": p.bot_account}
 
 
 def room_message(room: RoomRow, now: int) -> dict[str, Any]:

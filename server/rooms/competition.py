@@ -26,11 +26,15 @@ from ..race.rows import RoomRow
 from ..race.rules import one_seat_each
 from ..race.seasons import MONTH
 from ..store.boards import DAILY_TTL_S, BoardStore
+from ..store.botaccounts import BotAccountStore
 from ..store.fairplay import FairPlayStore
+from ..store.resultlog import LogStore
 from ..store.rooms import RoomStore
+from .botaccounts import BotAccounts
 from .fairplay import FairPlay
 from .identity import Identity
 from .ladder import NEIGHBOURS, Ladder
+from .resultlog import ResultLog
 
 log = logging.getLogger("patience.competition")
 
@@ -87,6 +91,8 @@ class Competition:
         self.identity = Identity(boards.identity, clock)  # device keys and codes of claimed names
         # fair-play signals of each ranked result, computed in the background (server/rooms/fairplay.py)
         self.fairplay = FairPlay(rooms, FairPlayStore(rooms.redis, rooms))
+        self.results_log = ResultLog(LogStore(boards.redis, boards.guard), rooms, clock)
+        self.bot_accounts = BotAccounts(BotAccountStore(boards.redis, boards.guard))
         self.secret = secret.encode()
         self.clock = clock
         self.solve_budget = solve_budget
@@ -147,7 +153,8 @@ class Competition:
         if past is not None:
             out["yesterday"] = {"date": yesterday, "day": day_number(yesterday), "deal": past.deal,
                                 "salt": past.salt, "commitment": past.commitment, "par": past.par,
-                                "check": commitment(past.deal, past.salt) == past.commitment}
+                                "check": commitment(past.deal, past.salt) == past.commitment,
+                                "log_head": await self.results_log.head_at(yesterday)}
         return out
 
     async def day(self, date: str, variant: str) -> dict[str, Any] | None:
@@ -165,7 +172,8 @@ class Competition:
                                "revealed": date < today}
         if date < today:
             out.update(deal=stored.deal, salt=stored.salt, par=stored.par,
-                       check=commitment(stored.deal, stored.salt) == stored.commitment)
+                       check=commitment(stored.deal, stored.salt) == stored.commitment,
+                       log_head=await self.results_log.head_at(date))
         return out
 
     # -- names and boards, as the handlers ask for them (they never reach the store) ---
@@ -196,6 +204,7 @@ class Competition:
                                "ratings": {}, "streaks": None}
         if "key" not in row:
             return out
+        out["bot"] = row.get("bot") == "1"  # a claimed name's: a bot account (docs/design/bot-accounts.md)
         skills = stored_skills(row)
         curves = await self.boards.ratings.curves(name, sorted(skills), PROFILE_CURVE)
         for variant, skill in sorted(skills.items()):
@@ -268,17 +277,22 @@ class Competition:
             won = row["won"]
             time_ms = row["time_ms"] or (room.ends_at - room.starts_at)
             total = get_rules(room.variant).spec.total_cards
-            ranked = bool(room.ranked) and name is not None and row["player"] in verified
+            # a bot account's attempt never enters the persons' daily board
+            ranked = (bool(room.ranked) and name is not None and row["player"] in verified
+                      and not await self.bot_accounts.is_bot(name))
             extra["ranked"] = ranked
             extra["day"] = day_number(room.daily)
             if ranked and name is not None:
                 await self.boards.keep_names([name])  # a name with a ranked result is kept
-                await self.boards.enter_board(room.daily, room.variant, name, won, time_ms,
-                                              row["moves"], row["foundation_cards"])
+                seasons = self.ladder.written()
+                async with self.results_log.turn() as token:
+                    if await self.boards.enter_board(room.daily, room.variant, name, won, time_ms,
+                                                     row["moves"], row["foundation_cards"]):
+                        await self.results_log.result(token, room, None, seasons, (name, row))
                 yesterday = (dt.date.fromisoformat(room.daily) - dt.timedelta(days=1)).isoformat()
                 extra["streaks"] = await self.boards.update_streaks(name, room.daily, yesterday, won)
                 if won:
-                    await self.boards.count_win(room.variant, name, self.ladder.written())
+                    await self.boards.count_win(room.variant, name, seasons)
                 extra["board_changed"] = f"daily:{room.daily}:{room.variant}"
                 for hook in self.on_rated:
                     await hook(room, [name], won)
@@ -290,8 +304,15 @@ class Competition:
                  if r["player"] in identified and r["player"] in verified]
         if len(rated) >= 2:
             await self.boards.keep_names([name for name, _ in rated])
-            done = await self.boards.ratings.rate_race(room.variant, room.code, rated, self.clock(),
-                                                      self.ladder.written())
+            seasons = self.ladder.written()
+            accounts = frozenset(await self.bot_accounts.marked([name for name, _ in rated]))
+            # the log's turn orders ratings and log alike: the log replays to these numbers
+            async with self.results_log.turn() as token:
+                done = await self.boards.ratings.rate_race(room.variant, room.code, rated, self.clock(),
+                                                          seasons, accounts)
+                await self.results_log.result(token, room, done, seasons, bots=accounts)
+            if accounts:
+                extra["bot_accounts"] = sorted(accounts)
             if len(done.after) < len(rated):
                 log.error("ratings not all written: they kept changing under this race",
                           extra={"room": room.code})

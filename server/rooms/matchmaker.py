@@ -22,6 +22,7 @@ from ..race.ratings import NEW
 from ..store.matching import MatchStore
 from ..wire.errors import StoreUnavailable
 from ..wire.protocol import ProtocolError
+from .botaccounts import ACCEPT, BOT, ticket_flags
 
 if TYPE_CHECKING:
     from .player import Player
@@ -30,6 +31,18 @@ if TYPE_CHECKING:
 log = logging.getLogger("patience.matchmaker")
 
 LEASE_TICKS: Final = 3  # the pairer's lease lapses after this many ticks without renewal
+
+
+def bot_pairing(tickets: list[Ticket], now: int, size: int) -> list[list[Ticket]]:
+    """The groups of a pairing round: persons among persons first; then the bot
+    accounts with the persons left who accept bots (a group of bots alone too),
+    never a bot with a person who did not ask for bots."""
+    persons = [t for t in tickets if BOT not in ticket_flags(t.id)]
+    groups = pair(persons, now, size)
+    taken = {t.id for g in groups for t in g}
+    open_to_bots = [t for t in tickets if t.id not in taken and ticket_flags(t.id) & {ACCEPT, BOT}]
+    groups += [g for g in pair(open_to_bots, now, size) if any(BOT in ticket_flags(t.id) for t in g)]
+    return groups
 
 
 class Matchmaker:
@@ -53,20 +66,24 @@ class Matchmaker:
         skill = (await self.service.boards.ratings.skills(player.identified)).get(variant)
         return (skill or NEW).ordinal, True
 
-    async def enqueue(self, player: Player, variant: str) -> dict[str, object]:
-        """Queue the player for a quick race of ``variant``; the ``queued`` message."""
+    async def enqueue(self, player: Player, variant: str, accept_bots: bool = False,
+                      bot: bool = False) -> dict[str, object]:
+        """Queue the player for a quick race of ``variant``; the ``queued`` message.
+        ``accept_bots``: a person who may be paired with bot accounts; ``bot``:
+        the player is a bot account (docs/design/bot-accounts.md)."""
         await self.cancel(player)
         rating, rated = await self.rating_of(player, variant)
         ticket = f"{self.token}.{secrets.token_hex(6)}"
         # a guest's ticket says so: his bot is of the configured level, not of a rating
         ticket += "" if rated else ".g"
+        ticket += f".{BOT}" if bot else (f".{ACCEPT}" if accept_bots else "")
         now = self.service.clock()
         if not await self.store.enqueue(variant, ticket, rating, now):
             raise ProtocolError("over_limit", "the quick-race queue of this variant is full: try again "
                                 "after retry_ms", retry_ms=5000)
         self.local.setdefault(variant, {})[ticket] = player
         player.queued = (variant, ticket)
-        bot_s = self.service.settings.quick_bot_s
+        bot_s = 0 if bot else self.service.settings.quick_bot_s  # a bot account is given no server bot
         return {"t": "queued", "variant": variant, "rating": round(rating, 3),
                 "window": round(window(0), 3), "bot_after_ms": bot_s * 1000 if bot_s > 0 else None}
 
@@ -125,14 +142,14 @@ class Matchmaker:
         tickets = await self.store.waiting(variant, self.token, now)
         made = 0
         paired: set[str] = set()
-        for group in pair(tickets, now, settings.quick_size):
+        for group in bot_pairing(tickets, now, settings.quick_size):
             made += await self._room_for(variant, group, 0, now)
             paired.update(t.id for t in group)
         bot_ms = settings.quick_bot_s * 1000
         if bot_ms > 0:
             for t in tickets:
-                if t.id not in paired and now - t.since_ms >= bot_ms:
-                    level = settings.quick_bot_level if t.id.endswith(".g") else bot_level(t.rating)
+                if t.id not in paired and now - t.since_ms >= bot_ms and BOT not in ticket_flags(t.id):
+                    level = settings.quick_bot_level if "g" in ticket_flags(t.id) else bot_level(t.rating)
                     made += await self._room_for(variant, [t], level, now)
         return made
 

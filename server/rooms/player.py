@@ -140,7 +140,10 @@ class Player:
             raise ProtocolError(exc.code, f"cannot join room {code}: {exc.code.replace('_', ' ')}") \
                 from None
         if self.identified is not None:
-            await self.service.store.set_player_fields(code, n, ident=self.identified)
+            # a bot account's seat says so: every screen that shows the seat marks it
+            bot = await self.service.competition.bot_accounts.is_bot(self.identified)
+            await self.service.store.set_player_fields(code, n, ident=self.identified,
+                                                       **({"acct": "bot"} if bot else {}))
         await self.attach(code, n, f"{code}.{n}.{secret}")
 
     async def attach(self, code: str, n: int, token: str) -> None:

@@ -32,8 +32,10 @@ OutboxFactory = Callable[[Callable[[dict[str, Any]], None]], Outbox]
 class Queue(Protocol):
     """The quick-race queue a player may be waiting in (server/rooms/matchmaker.py)."""
 
-    async def enqueue(self, player: Any, variant: str) -> dict[str, Any]:
-        """Queue the player for a quick race of ``variant``; the ``queued`` message."""
+    async def enqueue(self, player: Any, variant: str, accept_bots: bool = False,
+                      bot: bool = False) -> dict[str, Any]:
+        """Queue the player for a quick race of ``variant``; the ``queued`` message
+        (``accept_bots``: a person who may meet bot accounts; ``bot``: one of them)."""
 
     async def cancel(self, player: Any) -> None:
         """The player stops waiting (no-op for one who does not wait)."""

@@ -54,6 +54,15 @@ def rating_board(variant: str, season: str = "alltime") -> str:
     return board_key(f"rating:{variant}", season)
 
 
+def bot_board(variant: str, season: str = "alltime") -> str:
+    """The bots' rating board of a variant, apart from the persons': all time or
+    one season's (docs/design/bot-accounts.md)."""
+    return f"botacct:{{{season}}}:rating:{variant}"
+
+
+BOT_BOARDS_KEPT_S: Final = 430 * 86_400  # a season's bots' board: its month and the persons' 400 days after
+
+
 def _s(value: Any) -> str:
     return value.decode() if isinstance(value, bytes) else str(value)
 
@@ -88,10 +97,13 @@ class RatingStore:
         return {k[2:]: Skill.from_store(v) for k, v in row.items() if k.startswith("r:")}
 
     async def rate_race(self, variant: str, race: str, ranking: list[tuple[str, int]],
-                        now_ms: int, boards: tuple[str, ...] = ("alltime",)) -> RaceRatings:
+                        now_ms: int, boards: tuple[str, ...] = ("alltime",),
+                        bots: frozenset[str] = frozenset()) -> RaceRatings:
         """Rate a race of ``variant`` (code ``race``) from (name, place) pairs and
-        put each new rating on the variant's ``boards`` (season ids). Applying the
-        same race again changes nothing."""
+        put each new rating on the variant's ``boards`` (season ids): a person's
+        on the persons' boards, a bot account's (``bots``) on the bots' boards
+        only. Applying the same race again changes nothing."""
+
         from ..race.ratings import rate
 
         if len(ranking) < 2:
@@ -133,7 +145,12 @@ class RatingStore:
         for name, row in zip(after, stored, strict=True):
             skill = Skill.from_store(row[field(variant)])
             for season in boards:
-                pipe.zadd(rating_board(variant, season), {name.casefold(): skill.ordinal})
+                if name in bots:
+                    pipe.zadd(bot_board(variant, season), {name.casefold(): skill.ordinal})
+                    if season != "alltime":
+                        pipe.expire(bot_board(variant, season), BOT_BOARDS_KEPT_S)
+                else:
+                    pipe.zadd(rating_board(variant, season), {name.casefold(): skill.ordinal})
         await self._guard(pipe.execute())
         return RaceRatings(after, before)
 

@@ -195,7 +195,8 @@ class RoomStore:
                 fc_ms=_int(p["fc_ms"]) if "fc_ms" in p else None,
                 done_ms=_int(p["done_ms"]) if "done_ms" in p else None,
                 ident=_s(p["ident"]) if "ident" in p else None,
-                gone=_int(p["gone"]) if "gone" in p else None, bot=_int(p.get("bot"))))
+                gone=_int(p["gone"]) if "gone" in p else None, bot=_int(p.get("bot")),
+                bot_account=_s(p.get("acct", "")) == "bot"))
         return room
 
     async def token_hash(self, code: str, n: int) -> str | None:

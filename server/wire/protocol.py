@@ -92,6 +92,8 @@ ERROR_CODES: Final[dict[str, str]] = {
               "message says why and until when (retry_ms; none: for good)",
     "renamed": "a moderator renamed this name: it is reserved; sign in as the new name the message "
                "gives, with the same key",
+    "bot_account": "a bot account cannot do that (a public room, the daily, an arena), or a name with "
+                   "ranked results cannot become one",
 }
 
 
@@ -141,7 +143,7 @@ CLIENT_MESSAGES: Final[dict[str, dict[str, Field]]] = {
     "create": {"variant": Field(str, max_len=64), "players": Field(int, False, MIN_PLAYERS, MAX_PLAYERS),
                "private": Field(bool, False)},
     "join": {"code": Field(str, max_len=16)},
-    "quick": {"variant": Field(str, max_len=64)},
+    "quick": {"variant": Field(str, max_len=64), "accept_bots": Field(bool, False)},
     "ready": {},
     "move": {"seq": _SEQ, "move": Field(str, max_len=32), "v": Field(int, low=0, high=2**31)},
     "resign": {"seq": _SEQ},
@@ -164,6 +166,7 @@ CLIENT_MESSAGES: Final[dict[str, dict[str, Field]]] = {
     "arena_info": {"id": Field(str, max_len=16)},
     "report": {"name": Field(str, max_len=MAX_NAME_CHARS), "reason": Field(str, max_len=16),
                "text": Field(str, False, max_len=200), "room": Field(str, False, max_len=16)},
+    "bot_account": {},
 }
 
 # The move's limits, for decode_client's inline check (a test holds them to the table)
@@ -177,7 +180,8 @@ SERVER_MESSAGES: Final[dict[str, str]] = {
                "variants[{id, name, family, blurb}] (every variant it offers, in the order to list them)",
     "joined": "code, player, token: you are player N of room CODE; keep the token to resume",
     "room": "code, variant, players_max, private, phase, players[{player, name, claimed, ready, connected, "
-            "left, bot (its level 1-5, 0 for a person), ...}], starts_at, ends_at, server_time, "
+            "left, bot (its level 1-5, 0 for a person), bot_account (a bot account's seat), ...}], "
+            "starts_at, ends_at, server_time, "
             "solo, layout{rows, piles, gap} (where the variant's piles sit: see Layouts), and deal in a "
             "solo game only (a race's deal is secret "
             "until its results)",
@@ -186,7 +190,8 @@ SERVER_MESSAGES: Final[dict[str, str]] = {
     "progress": "player, foundation_cards, total_cards, moves, status: an opponent's counts only",
     "results": "code, variant, deal, deal_version, ranking[] (each with bot: 0 or a level): "
                "sent when the race ends; between claimed names also ratings, ratings_before, "
-               "rating_variant, provisional[]",
+               "rating_variant, provisional[], and bot_accounts[] (the names among them that are bot "
+               "accounts)",
     "record": "record{variant, deal, deal_version, moves, ms}: a finished player's game",
     "rematch_offer": "code, player, accept, accepted[], players[]: a player of the finished race accepts "
                      "(or declines) a rematch; it is made once all of players[] accept",
@@ -210,7 +215,8 @@ SERVER_MESSAGES: Final[dict[str, str]] = {
     "rotated": "name, key, device: the key this connection signed in with is replaced; the old "
                "one proves nothing any more",
     "recovery_codes": "codes[]: a new set of recovery codes, shown this once; the old set is void",
-    "daily_info": "variant, date, day, commitment, ends_at, yesterday{date, day, deal, salt, par}, "
+    "daily_info": "variant, date, day, commitment, ends_at, yesterday{date, day, deal, salt, par, "
+                  "log_head{seq, hash} (the results log's head at that day's end, or null)}, "
                   "ranked (this connection's next attempt would go on the board)",
     "board": "kind, variant, date (a daily board), season (null: all time), offset, total, "
              "entries[{rank, name, ...}]; asked with near: near (whose), me (that name's rank, "
@@ -219,8 +225,8 @@ SERVER_MESSAGES: Final[dict[str, str]] = {
                      "season alike): it changed; ask again",
     "profile": "name, claimed, ratings{VARIANT: {value, deviation, races, provisional, "
                "curve[[at, value], ...] (the newest 50 changes, oldest first)}}, streaks{days, best, "
-               "wins}: a name's ratings per variant and their curve (no error for an unknown name: "
-               "claimed false, nothing else)",
+               "wins}, bot (a claimed name's: a bot account): a name's ratings per variant and their "
+               "curve (no error for an unknown name: claimed false, nothing else)",
     "replay": "code, player, index, total (entries in the record), move and ms (the entry that led "
               "here, null at 0), view{...}: that player's view after index entries of its record",
     "ghost": "code (the ghost race's room), player (the ghost's number there), name, source, "
@@ -235,6 +241,8 @@ SERVER_MESSAGES: Final[dict[str, str]] = {
     "hint": "v (the position it is for), result (won, lost or unknown), move (keeps the game "
             "winnable; null unless won)",
     "reported": "name: your report of that name is with the moderators",
+    "bot_account": "name: the name is a bot account from now on, for good (rated on the bots' board, "
+                   "marked as a bot, paired only with persons who accept bots)",
 }
 
 

@@ -252,12 +252,19 @@ async def test_every_route_answers_what_a_player_may_see(api_redis_url: str, red
         daily_bodies = [b for _, b in api.bodies if DAY.encode() in b]
         stored = await app.competition.daily_deal(DAY, DAILY)
         assert not any(f'"deal":"{stored.deal}"'.encode() in b for b in daily_bodies)
+        assert (await api.get(f"/api/v1/log/{DAY}", 403)).body["code"] == "no_results"  # the daily in it
         clock.next_day()
         past = (await api.get(f"/api/v1/daily/{DAILY}/{DAY}")).body
         assert past["revealed"] is True and past["check"] is True and past["deal"] == stored.deal
         assert past["commitment"] == info["commitment"]
         assert (await api.get(f"/api/v1/daily/{DAILY}")).body["yesterday"]["deal"] == stored.deal
         assert (await api.get(f"/api/v1/rooms/{daily_code}")).body["deal"] == stored.deal
+        # the results log: the rated race and the ranked daily, once their day is over
+        index = (await api.get("/api/v1/log")).body
+        logged = (await api.get(f"/api/v1/log/{DAY}")).body
+        assert len(logged["lines"]) == logged["total"] == 2 and index["head"]["seq"] == 2
+        assert past["log_head"] == {"seq": 2, "hash": index["head"]["hash"]}
+        assert (await api.get(f"/api/v1/bots/{VARIANT}")).body["total"] == 0  # no bot account raced
 
         spec = (await api.get("/api/v1/openapi.json")).body
         assert spec == json.loads(json.dumps(DOCUMENT))
