@@ -120,6 +120,8 @@ async def on_quick(player: Player, msg: dict[str, Any]) -> None:
     await player.leave_current()
     service = player.service
     for code in await service.quick_candidates(variant):
+        if service.friends is not None and await service.friends.kept_from(player, code):
+            continue  # a block between this player and one seated there (docs/design/friends.md)
         try:
             await player.join(code)
             return

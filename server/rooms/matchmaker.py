@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Final
 
 from ..ops.aio import stop_task
@@ -28,6 +29,23 @@ if TYPE_CHECKING:
     from .service import RoomService
 
 log = logging.getLogger("patience.matchmaker")
+
+NAMED: Final = ".n"  # then the casefolded claimed name, in hex: a ticket's last part
+
+
+def named(name: str) -> str:
+    return NAMED + name.casefold().encode().hex()
+
+
+def name_in(ticket: str) -> str | None:
+    """The casefolded claimed name a ticket carries, or None (a guest's)."""
+    _, sep, tail = ticket.rpartition(NAMED)
+    if not sep or not tail:
+        return None
+    try:
+        return bytes.fromhex(tail).decode()
+    except ValueError:
+        return None
 
 LEASE_TICKS: Final = 3  # the pairer's lease lapses after this many ticks without renewal
 
@@ -58,8 +76,9 @@ class Matchmaker:
         await self.cancel(player)
         rating, rated = await self.rating_of(player, variant)
         ticket = f"{self.token}.{secrets.token_hex(6)}"
-        # a guest's ticket says so: his bot is of the configured level, not of a rating
-        ticket += "" if rated else ".g"
+        # a guest's ticket says so: his bot is of the configured level, not of a rating;
+        # a claimed name's carries the name, so that blocked names are kept apart
+        ticket += named(player.identified) if rated and player.identified else ".g"
         now = self.service.clock()
         if not await self.store.enqueue(variant, ticket, rating, now):
             raise ProtocolError("over_limit", "the quick-race queue of this variant is full: try again "
@@ -125,7 +144,8 @@ class Matchmaker:
         tickets = await self.store.waiting(variant, self.token, now)
         made = 0
         paired: set[str] = set()
-        for group in pair(tickets, now, settings.quick_size):
+        apart = await self._apart(tickets) if len(tickets) > 1 else None
+        for group in pair(tickets, now, settings.quick_size, apart):
             made += await self._room_for(variant, group, 0, now)
             paired.update(t.id for t in group)
         bot_ms = settings.quick_bot_s * 1000
@@ -135,6 +155,21 @@ class Matchmaker:
                     level = settings.quick_bot_level if t.id.endswith(".g") else bot_level(t.rating)
                     made += await self._room_for(variant, [t], level, now)
         return made
+
+    async def _apart(self, tickets: list[Ticket]) -> Callable[[Ticket, Ticket], bool] | None:
+        """Whether two tickets' names are kept apart by a block (read once per round,
+        only for the named tickets waiting)."""
+        friends = self.service.friends
+        names = {t.id: name_in(t.id) for t in tickets}
+        wanted = sorted({n for n in names.values() if n})
+        if friends is None or len(wanted) < 2:
+            return None
+        blocks = await friends.presence.friends.blocks_of(wanted)
+
+        def apart(a: Ticket, b: Ticket) -> bool:
+            na, nb = names.get(a.id), names.get(b.id)
+            return bool(na and nb and (nb in blocks.get(na, ()) or na in blocks.get(nb, ())))
+        return apart
 
     async def _room_for(self, variant: str, group: list[Ticket], bot: int, now: int) -> int:
         service = self.service

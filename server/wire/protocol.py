@@ -88,6 +88,11 @@ ERROR_CODES: Final[dict[str, str]] = {
     "no_device": "this name has no device key with that id",
     "too_many_devices": "the name has as many device keys as it may: revoke one first",
     "internal": "unexpected server error: nothing was changed",
+    "no_name": "no one has claimed that name (or it is your own)",
+    "blocked": "that name takes no follows or challenges from you (one of the two blocks the other)",
+    "list_full": "a list is as long as it may be (names followed, a name's followers, names blocked, "
+                 "challenges waiting): remove one first, or try later",
+    "no_challenge": "no challenge from that name is waiting for you (answered, withdrawn or lapsed)",
 }
 
 
@@ -158,6 +163,13 @@ CLIENT_MESSAGES: Final[dict[str, dict[str, Field]]] = {
     "arena_join": {"id": Field(str, max_len=16)},
     "arena_leave": {},
     "arena_info": {"id": Field(str, max_len=16)},
+    "friends": {},
+    "follow": {"name": Field(str, max_len=MAX_NAME_CHARS)},
+    "unfollow": {"name": Field(str, max_len=MAX_NAME_CHARS)},
+    "block": {"name": Field(str, max_len=MAX_NAME_CHARS)},
+    "unblock": {"name": Field(str, max_len=MAX_NAME_CHARS)},
+    "challenge": {"name": Field(str, max_len=MAX_NAME_CHARS), "variant": Field(str, max_len=64)},
+    "challenge_answer": {"name": Field(str, max_len=MAX_NAME_CHARS), "accept": Field(bool, False)},
 }
 
 # The move's limits, for decode_client's inline check (a test holds them to the table)
@@ -228,6 +240,16 @@ SERVER_MESSAGES: Final[dict[str, str]] = {
              "(joined, room, view follow)",
     "hint": "v (the position it is for), result (won, lost or unknown), move (keeps the game "
             "winnable; null unless won)",
+    "friends": "following[{name, online, room (the room code it is in, or null)}], blocked[] (names), "
+               "challenges[{name, variant, expires_at}] (waiting for your answer), max_following: "
+               "the answer to friends, follow, unfollow, block and unblock",
+    "challenge_sent": "name, variant, expires_at: your challenge waits for that name's answer until "
+                      "expires_at",
+    "notice": "kind, then by kind: challenge (name, variant, expires_at: answer with "
+              "challenge_answer), challenge_declined (name), challenge_accepted (name, variant, code: "
+              "the room kept for the two of you; you are moved into it unless your race holds you), "
+              "friend_online (name), arena_soon (id, name, starts_at: an arena you joined starts "
+              "within a minute), season_ending (season, ends_at: within a day)",
 }
 
 
