@@ -14,6 +14,8 @@ from typing import Final
 from ..text import Out, clean
 from ..ui import MAX_NAME, UI, Command
 from .base import Keys
+from .friendline import ENTER as FRIEND_ENTER
+from .friendline import PROMPTS as FRIEND_PROMPTS
 
 __all__ = ["ENTER", "MAX_TEXT", "PROMPTS", "draw_prompt", "ghost_target", "press"]
 
@@ -34,6 +36,7 @@ PROMPTS: Final = {
     "recover": "recovery code: ",
     "revoke": "number of the device to revoke: ",
     "profile": "whose profile (a name): ",
+    **FRIEND_PROMPTS,
 }
 
 
@@ -154,6 +157,7 @@ ENTER: Final[dict[str, Callable[[UI, str], Keys]]] = {
     "watch": _watch,
     "ghost": _ghost,
     "profile": _profile,
+    **FRIEND_ENTER,
 }
 
 
