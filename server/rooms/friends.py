@@ -16,6 +16,7 @@ import math
 import time
 from typing import TYPE_CHECKING, Any, Final
 
+from ..race.apart import keep_apart
 from ..store.friends import MAX_BLOCKS, MAX_FOLLOWERS, MAX_FOLLOWING
 from ..store.presence import MAX_CHALLENGES, Challenge
 from ..wire.protocol import ProtocolError, encode
@@ -87,6 +88,20 @@ class Friends:
         blocks = await self.presence.friends.blocks_of([me.casefold(), *names])
         mine = blocks.get(me.casefold(), set())
         return any(n in mine or me.casefold() in blocks.get(n, set()) for n in names)
+
+    async def arena_groups(self, groups: list[list[str]], group_max: int) -> list[list[str]]:
+        """An arena round's groups (members ``n:NAME`` or a guest's ``g:...``) with
+        no two names that block each other in one group (server/race/apart.py)."""
+        names = sorted({w[2:] for g in groups for w in g if w.startswith("n:")})
+        if len(names) < 2:
+            return groups
+        blocks = await self.presence.friends.blocks_of(names)
+
+        def apart(a: str, b: str) -> bool:
+            if not (a.startswith("n:") and b.startswith("n:")):
+                return False
+            return b[2:] in blocks.get(a[2:], set()) or a[2:] in blocks.get(b[2:], set())
+        return keep_apart(groups, apart, group_max)
 
     # -- the list ------------------------------------------------------------------------
     async def listing(self, player: Player) -> dict[str, Any]:

@@ -279,3 +279,26 @@ async def test_a_names_devices_and_codes_on_a_cluster_across_processes(
             await c.aclose()
     finally:
         await close_all([laptop, phone, newpc])
+
+
+async def test_friends_presence_and_a_challenge_on_a_cluster_across_processes(
+        cluster: LocalCluster, make_server: ServerFactory) -> None:
+    """A name's keys and its notice channel sit in its own slot: a follow, the
+    presence read and a challenge with its answer cross two processes and nodes."""
+    apps = [await make_server(cluster.url, redis_cluster=True) for _ in range(2)]
+    names = [f"fr{secrets.token_hex(3)}" for _ in range(2)]
+    ann, bob = (Bot(ws_url(app), name) for app, name in zip(apps, names, strict=True))
+    try:
+        for bot, name in ((ann, names[0]), (bob, names[1])):
+            await bot.connect()
+            await bot.send({"t": "claim", "name": name})
+            await bot.expect("claimed")
+        await ann.send({"t": "follow", "name": names[1]})
+        assert (await ann.expect("friends"))["following"] == [{"name": names[1], "online": True, "room": None}]
+        await ann.send({"t": "challenge", "name": names[1], "variant": VARIANT})
+        await bob.expect("notice", kind="challenge", name=names[0])
+        await bob.send({"t": "challenge_answer", "name": names[0]})
+        code = (await ann.expect("notice", kind="challenge_accepted"))["code"]
+        await asyncio.gather(ann.expect("joined", code=code), bob.expect("joined", code=code))
+    finally:
+        await close_all([ann, bob])

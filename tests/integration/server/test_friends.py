@@ -14,6 +14,7 @@ import redis.asyncio as aioredis
 from server.app import RaceServer
 from server.ops.clock import now_ms
 from server.rooms import friends as friends_module
+from server.rooms.arenas import new_id
 from server.rooms import notices as notices_module
 from server.store import friends as friend_store
 from server.store.presence import presence_key
@@ -240,8 +241,10 @@ async def test_the_pairing_never_puts_blocked_names_in_one_race(
     ann_name, bob_name = fresh("ann"), fresh("bob")
     ann = await claimed(url, ann_name)
     bob = await claimed(url, bob_name)
-    variant = "betsy-ross"
+    variant = "czarina"
     try:
+        # this process pairs the variant (the round's assignment is fenced by the lease)
+        assert await app.matchmaker.store.hold_lease(variant, app.matchmaker.token, 60_000)
         await ann.send({"t": "block", "name": bob_name})
         await ann.expect("friends")
         for bot in (ann, bob):
@@ -258,7 +261,7 @@ async def test_the_pairing_never_puts_blocked_names_in_one_race(
 async def test_notices_of_an_arena_about_to_start_and_a_season_ending(
         server: RaceServer, monkeypatch: pytest.MonkeyPatch) -> None:
     url = ws_url(server)
-    arena = secrets.token_hex(3).upper()
+    arena = new_id()
     assert await server.arenas.create(arena, variant=VARIANT, starts_at=now_ms() + 30_000, minutes=10,
                                       group=2, race_seconds=60, name="Soon")
     ann = await claimed(url, fresh("ann"))
