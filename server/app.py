@@ -117,9 +117,9 @@ class RaceServer:
         self.service.on_close.append(self.bots.stop_all)
         # who is online, follows and challenges, and the notices of time (docs/design/friends.md)
         self.presence = Presence(self.service)
-        self.service.friends = Friends(self.presence)
+        self.friends = Friends(self.presence)  # the handlers find it by the service (friends_for)
         self.notices = Notices(self.presence, self.arenas)
-        self.departures = Departures(self.arenas, self.presence, self.service.friends)
+        self.departures = Departures(self.arenas, self.presence, self.friends)
         # per-address budgets, in this process's memory (server/ops/limits.py says why)
         self.addresses = AddressBook(Limits(
             connections=settings.connections_per_address,

@@ -16,8 +16,7 @@ from ..rooms import ghost as ghost_race
 from ..rooms.play import play
 from ..rooms.player import Player
 from ..wire.protocol import ProtocolError
-from . import arena, bots, competition, ghost, identity, lobby, race, replay, results, solo, watch
-from . import friends
+from . import arena, bots, competition, friends, ghost, identity, lobby, race, replay, results, solo, watch
 
 Handler = Callable[[Player, dict[str, Any]], Awaitable[None]]
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..rooms.friends import Friends
+from ..rooms.friends import Friends, friends_for
 from ..rooms.player import Player
 from ..wire.protocol import ProtocolError
 from .common import variant_id
@@ -19,7 +19,7 @@ IDENTIFYING = frozenset({"hello", "claim", "link", "recover"})
 
 
 def _friends(player: Player) -> Friends:
-    friends = player.service.friends
+    friends = friends_for(player.service)
     if friends is None:
         raise ProtocolError("internal", "this server keeps no friends")
     return friends
@@ -27,7 +27,7 @@ def _friends(player: Player) -> Friends:
 
 async def arrived(player: Player, kind: str) -> None:
     """After a message that may have signed the connection in: its presence."""
-    friends = player.service.friends
+    friends = friends_for(player.service)
     if kind in IDENTIFYING and friends is not None and player.identified is not None:
         await friends.presence.arrive(player)
 

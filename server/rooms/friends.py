@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import math
 import time
+import weakref
 from typing import TYPE_CHECKING, Any, Final
 
 from ..race.apart import keep_apart
@@ -24,16 +25,27 @@ from .presence import Presence, notice
 
 if TYPE_CHECKING:
     from .player import Player
+    from .service import RoomService
 
 CHALLENGE_TTL_MS: Final = 120_000  # an unanswered challenge lapses after two minutes
 BUDGET: Final = 20  # follows, blocks and challenges per connection ...
 BUDGET_S: Final = 60.0  # ... in this many seconds
 
 
+# each service's friends, found by the layers that have the service (the
+# handlers, the pairings) without the service knowing of them
+_FRIENDS: weakref.WeakKeyDictionary[RoomService, Friends] = weakref.WeakKeyDictionary()
+
+
+def friends_for(service: RoomService) -> Friends | None:
+    return _FRIENDS.get(service)
+
+
 class Friends:
     def __init__(self, presence: Presence) -> None:
         self.presence = presence
         self.service = presence.service
+        _FRIENDS[self.service] = self
         # connection id -> (window start, writes in it): signed-in connections of this
         # process only, gone with the connection (Presence.depart calls forget)
         self._spent: dict[str, tuple[float, int]] = {}

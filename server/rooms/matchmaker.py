@@ -23,6 +23,7 @@ from ..race.ratings import NEW
 from ..store.matching import MatchStore
 from ..wire.errors import StoreUnavailable
 from ..wire.protocol import ProtocolError
+from .friends import friends_for
 
 if TYPE_CHECKING:
     from .player import Player
@@ -159,7 +160,7 @@ class Matchmaker:
     async def _apart(self, tickets: list[Ticket]) -> Callable[[Ticket, Ticket], bool] | None:
         """Whether two tickets' names are kept apart by a block (read once per round,
         only for the named tickets waiting)."""
-        friends = self.service.friends
+        friends = friends_for(self.service)
         names = {t.id: name_in(t.id) for t in tickets}
         wanted = sorted({n for n in names.values() if n})
         if friends is None or len(wanted) < 2:

@@ -16,7 +16,7 @@ import logging
 import secrets
 import time
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Protocol
+from typing import Protocol
 
 from redis.asyncio import Redis
 
@@ -33,9 +33,6 @@ from .competition import Competition
 from .deadwork import DeadSearchWorker, WorkerUnavailable
 from .hub import BOARDS_CHANNEL, Hub
 from .ports import Bots, Outbox, Queue
-
-if TYPE_CHECKING:
-    from .friends import Friends
 
 log = logging.getLogger("patience.service")
 
@@ -105,7 +102,6 @@ class RoomService:
         # table every bot's message goes through)
         self.bots: Bots | None = None
         self.queue: Queue | None = None  # the quick-race queue (server/rooms/matchmaker.py)
-        self.friends: Friends | None = None  # follows, blocks, challenges (server/rooms/friends.py)
 
     def start(self) -> None:
         self.hub.start()

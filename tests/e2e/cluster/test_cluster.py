@@ -22,6 +22,7 @@ from server.store.client import open_client
 from server.store.ratings import history_key, rating_board
 from server.store.rooms import RoomStore
 from server.store.router import Router, slot_of
+from tests.integration.server.test_friends import notice
 from tests.support.bot import Bot
 from tests.support.cluster import LocalCluster, local_cluster
 from tests.support.servers import (
@@ -294,11 +295,12 @@ async def test_friends_presence_and_a_challenge_on_a_cluster_across_processes(
             await bot.send({"t": "claim", "name": name})
             await bot.expect("claimed")
         await ann.send({"t": "follow", "name": names[1]})
-        assert (await ann.expect("friends"))["following"] == [{"name": names[1], "online": True, "room": None}]
+        following = (await ann.expect("friends"))["following"]
+        assert following == [{"name": names[1], "online": True, "room": None}]
         await ann.send({"t": "challenge", "name": names[1], "variant": VARIANT})
-        await bob.expect("notice", kind="challenge", name=names[0])
+        assert (await notice(bob, "challenge"))["name"] == names[0]
         await bob.send({"t": "challenge_answer", "name": names[0]})
-        code = (await ann.expect("notice", kind="challenge_accepted"))["code"]
+        code = (await notice(ann, "challenge_accepted"))["code"]
         await asyncio.gather(ann.expect("joined", code=code), bob.expect("joined", code=code))
     finally:
         await close_all([ann, bob])

@@ -14,13 +14,12 @@ import redis.asyncio as aioredis
 from server.app import RaceServer
 from server.ops.clock import now_ms
 from server.rooms import friends as friends_module
-from server.rooms.arenas import new_id
 from server.rooms import notices as notices_module
+from server.rooms.arenas import new_id
 from server.store import friends as friend_store
 from server.store.presence import presence_key
 from tests.support.bot import Bot
 from tests.support.servers import VARIANT, ServerFactory, close_all, txt, ws_url
-
 
 
 def fresh(name: str) -> str:
@@ -33,6 +32,14 @@ async def claimed(url: str, name: str) -> Bot:
     await bot.send({"t": "claim", "name": name})
     await bot.expect("claimed")
     return bot
+
+
+async def notice(bot: Bot, kind: str) -> dict[str, Any]:
+    """The next notice of this kind (``kind`` is also expect's own argument)."""
+    while True:
+        msg = await bot.expect("notice")
+        if msg.get("kind") == kind:
+            return msg
 
 
 async def store(rdb: aioredis.Redis) -> dict[str, Any]:
@@ -114,7 +121,7 @@ async def test_followers_are_told_when_a_name_comes_online(two: tuple[RaceServer
         await other.presence.store.redis.delete(f"presence:{{{bob_name.casefold()}}}:told")
         back = Bot(ws_url(other), bob_name)
         await back.connect(key=bob_key)
-        told = await ann.expect("notice", kind="friend_online")
+        told = await notice(ann, "friend_online")
         assert told["name"] == bob_name
         await back.close()
     finally:
@@ -161,12 +168,12 @@ async def test_a_challenge_accepted_seats_both_names_in_one_room(
         await ann.send({"t": "challenge", "name": bob_name, "variant": "Four Seasons"})
         sent = await ann.expect("challenge_sent")
         assert sent["variant"] == VARIANT and sent["expires_at"] > now_ms()
-        heard = await bob.expect("notice", kind="challenge")
+        heard = await notice(bob, "challenge")
         assert (heard["name"], heard["variant"]) == (ann_name, VARIANT)
         await bob.send({"t": "friends"})
         assert [c["name"] for c in (await bob.expect("friends"))["challenges"]] == [ann_name]
         await bob.send({"t": "challenge_answer", "name": ann_name, "accept": True})
-        accepted = await ann.expect("notice", kind="challenge_accepted")
+        accepted = await notice(ann, "challenge_accepted")
         code = accepted["code"]
         joined = await asyncio.gather(ann.expect("joined", code=code), bob.expect("joined", code=code))
         assert sorted(j["player"] for j in joined) == [1, 2]
@@ -187,12 +194,12 @@ async def test_a_challenge_declined_tells_the_challenger_and_one_lapses(
     bob = await claimed(ws_url(other), bob_name)
     try:
         await ann.send({"t": "challenge", "name": bob_name, "variant": VARIANT})
-        await bob.expect("notice", kind="challenge")
+        await notice(bob, "challenge")
         await bob.send({"t": "challenge_answer", "name": ann_name, "accept": False})
-        assert (await ann.expect("notice", kind="challenge_declined"))["name"] == bob_name
+        assert (await notice(ann, "challenge_declined"))["name"] == bob_name
         monkeypatch.setattr(friends_module, "CHALLENGE_TTL_MS", 150)
         await ann.send({"t": "challenge", "name": bob_name, "variant": VARIANT})
-        await bob.expect("notice", kind="challenge")
+        await notice(bob, "challenge")
         await asyncio.sleep(0.3)
         await refused(bob, {"t": "challenge_answer", "name": ann_name, "accept": True}, "no_challenge", rdb)
         await bob.send({"t": "friends"})
@@ -211,9 +218,9 @@ async def test_a_block_keeps_two_names_apart(server: RaceServer, rdb: aioredis.R
         await bob.send({"t": "follow", "name": ann_name})
         await bob.expect("friends")
         await ann.send({"t": "challenge", "name": bob_name, "variant": VARIANT})
-        await bob.expect("notice", kind="challenge")
+        await notice(bob, "challenge")
         await bob.send({"t": "challenge", "name": ann_name, "variant": VARIANT})
-        await ann.expect("notice", kind="challenge")
+        await notice(ann, "challenge")
         await ann.send({"t": "block", "name": bob_name})
         listing = await ann.expect("friends")
         assert listing["blocked"] == [bob_name] and listing["challenges"] == []
@@ -275,9 +282,9 @@ async def test_notices_of_an_arena_about_to_start_and_a_season_ending(
         await server.notices.tick()
         await server.notices.tick()  # told once
         for bot in (ann, visitor):
-            soon = await bot.expect("notice", kind="arena_soon")
+            soon = await notice(bot, "arena_soon")
             assert soon["id"] == arena and soon["name"] == "Soon"
-        ending = await ann.expect("notice", kind="season_ending")
+        ending = await notice(ann, "season_ending")
         assert ending["ends_at"] > now_ms()
         await ann.send({"t": "ping"})
         await ann.expect("pong")

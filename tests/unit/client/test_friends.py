@@ -68,12 +68,14 @@ def test_the_list_shows_who_is_online_where_and_the_challenges_waiting() -> None
 def test_each_notice_is_told_on_the_screen() -> None:
     st = lobby(True)
     for msg, words in (
-            ({"kind": "challenge", "name": "bob", "variant": "czarina", "expires_at": T0}, "bob challenges you"),
+            ({"kind": "challenge", "name": "bob", "variant": "czarina", "expires_at": T0},
+             "bob challenges you"),
             ({"kind": "challenge_declined", "name": "bob"}, "bob declined"),
             ({"kind": "challenge_accepted", "name": "bob", "code": "K7QX2M"}, "room K7QX2M"),
             ({"kind": "friend_online", "name": "bob"}, "bob is online"),
-            ({"kind": "arena_soon", "id": "A", "name": "Evening", "starts_at": T0}, "Evening starts in a minute"),
-            ({"kind": "season_ending", "season": "2026-12-01", "ends_at": T0}, "the season ends 20")):
+            ({"kind": "arena_soon", "id": "A", "name": "Evening", "starts_at": T0},
+             "Evening starts in a minute"),
+            ({"kind": "season_ending", "season": "2026-12-01", "ends_at": T0}, "the season ends 1970-01-01 00:16 UTC")):
         apply(st, {"t": "notice", **msg}, T0)
         assert words in st.notice, (msg, st.notice)
     assert [c["name"] for c in st.challenges] == ["bob"]
