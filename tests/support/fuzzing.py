@@ -290,9 +290,10 @@ class Fuzzer(FrameMaker):
     # -- the run -------------------------------------------------------------------------------
     async def snapshot(self) -> dict[bytes, Any]:
         """Every key and its value (TTLs left out: they only run down), but an
-        arena's presence marks and lease, which its runner renews on every tick."""
+        arena's presence marks and lease, which its runner renews on every tick,
+        and who is online (written at a sign-in, rewritten by a timer)."""
         keys = [k async for k in self.rdb.scan_iter(count=1000)
-                if not k.endswith((b":seen", b":lease"))]
+                if not k.endswith((b":seen", b":lease")) and not k.startswith(b"presence:")]
         pipe = self.rdb.pipeline(transaction=False)
         for k in keys:
             pipe.type(k)
