@@ -17,7 +17,7 @@ from server.rooms import friends as friends_module
 from server.rooms import notices as notices_module
 from server.rooms.arenas import new_id
 from server.store import friends as friend_store
-from server.store.presence import presence_key
+from server.store.presence import notify_channel, presence_key
 from tests.support.bot import Bot
 from tests.support.servers import VARIANT, ServerFactory, close_all, txt, ws_url
 
@@ -294,3 +294,24 @@ async def test_notices_of_an_arena_about_to_start_and_a_season_ending(
         assert not any(m.get("kind") == "season_ending" for m in visitor.inbox)  # a guest has no season
     finally:
         await close_all([ann, visitor])
+
+
+async def test_a_name_channel_is_subscribed_again_after_pubsub_drops(
+        two: tuple[RaceServer, RaceServer], rdb: aioredis.Redis) -> None:
+    """The hub re-subscribes a name's notice channel with its rooms' after a reconnect."""
+    one, other = two
+    ann_name, bob_name = fresh("ann"), fresh("bob")
+    ann = await claimed(ws_url(one), ann_name)
+    bob = await claimed(ws_url(other), bob_name)
+    try:
+        channel = notify_channel(bob_name)
+        await rdb.client_kill_filter(_type="pubsub")  # both hubs' subscriptions drop
+        assert (await rdb.execute_command("PUBSUB", "SHARDNUMSUB", channel))[1] == 0
+        for _ in range(100):
+            await asyncio.sleep(0.05)
+            if (await rdb.execute_command("PUBSUB", "SHARDNUMSUB", channel))[1] == 1:
+                break
+        await ann.send({"t": "challenge", "name": bob_name, "variant": VARIANT})
+        assert (await notice(bob, "challenge"))["name"] == ann_name
+    finally:
+        await close_all([ann, bob])
