@@ -16,14 +16,13 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable
-from typing import Any, Protocol
+from typing import Any, Final, Protocol
 
 import msgpack
 from redis.asyncio import Redis
 from redis.asyncio.cluster import RedisCluster
 
 from ..store import keys
-from ..store.presence import NOTIFY_PREFIX
 from ..store.resp import RespConnection
 from ..store.shardsub import ShardedSubscriber
 from .ports import Outbox
@@ -37,6 +36,10 @@ BOARDS_CHANNEL = "boards:changed"
 HEARTBEAT_S = 15.0  # a PING after this long without a message; lost after twice as long
 # (PATIENCE_HUB_HEARTBEAT_MS; a parameter, not this constant, in the running hub:
 # the module is compiled with the move path, where a module constant is fixed)
+
+# A name's notice channel, ``notify:{NAME}`` (server/store/presence.py, the same
+# prefix: a unit test holds the two together); a literal here, as this module is compiled.
+NOTIFY_PREFIX: Final = "notify:"
 
 # Types a client gets as they are; the others are for the server's sessions.
 FORWARD = frozenset({"progress", "room", "results", "rematch_offer"})

@@ -75,7 +75,8 @@ def test_each_notice_is_told_on_the_screen() -> None:
             ({"kind": "friend_online", "name": "bob"}, "bob is online"),
             ({"kind": "arena_soon", "id": "A", "name": "Evening", "starts_at": T0},
              "Evening starts in a minute"),
-            ({"kind": "season_ending", "season": "2026-12-01", "ends_at": T0}, "the season ends 1970-01-01 00:16 UTC")):
+            ({"kind": "season_ending", "season": "2026-12-01", "ends_at": T0},
+             "the season ends 1970-01-01 00:16 UTC")):
         apply(st, {"t": "notice", **msg}, T0)
         assert words in st.notice, (msg, st.notice)
     assert [c["name"] for c in st.challenges] == ["bob"]

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from server.rooms.hub import channel_of
+from server.rooms.hub import NOTIFY_PREFIX, channel_of
 from server.rooms.matchmaker import name_in, named
-from server.store import keys
+from server.store import keys, presence
 from server.store.presence import notify_channel
 
 
@@ -17,6 +17,7 @@ def test_a_ticket_carries_its_claimed_name_casefolded() -> None:
 
 
 def test_a_name_channel_is_its_own_and_a_room_channel_its_code() -> None:
+    assert NOTIFY_PREFIX == presence.NOTIFY_PREFIX
     channel = notify_channel("Ann")
     assert channel == "notify:{ann}"
     assert channel_of(channel) == channel
