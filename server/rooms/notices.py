@@ -69,6 +69,7 @@ class Notices:
             if not 0 < starts - now <= ARENA_AHEAD_MS:
                 continue
             told = self._told_arena.setdefault(arena, set())
+            told &= {p.id for p in local}  # members gone are forgotten (one who comes back is told)
             for player in list(local):
                 if player.id not in told and not player.closed:
                     told.add(player.id)
