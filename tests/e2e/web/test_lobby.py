@@ -1,7 +1,6 @@
 """The lobby's other screens in the page: claiming a name (its key kept in the
-browser, sent again on the next visit), the boards, today's challenge, and a
-ghost race of a finished race, and the friends screen (a follow, a challenge
-accepted)."""
+browser, sent again on the next visit), the boards, today's challenge, a ghost
+race of a finished race, and the friends screen (a follow, a challenge accepted)."""
 
 from __future__ import annotations
 
