@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import secrets
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -17,7 +18,7 @@ from server.rooms import friends as friends_module
 from server.rooms import notices as notices_module
 from server.rooms.arenas import new_id
 from server.store import friends as friend_store
-from server.store.presence import notify_channel, presence_key
+from server.store.presence import notify_channel
 from tests.support.bot import Bot
 from tests.support.servers import VARIANT, ServerFactory, close_all, txt, ws_url
 
@@ -64,6 +65,24 @@ async def store(rdb: aioredis.Redis) -> dict[str, Any]:
     return out
 
 
+STORAGE = (Path(__file__).resolve().parents[3] / "docs/reference/storage.md").read_text(encoding="utf-8")
+
+
+async def every_key_lapses_and_is_documented(rdb: aioredis.Redis, *names: str) -> int:
+    """Each of these names' friends, block, presence and challenge keys has a TTL and
+    its pattern (the name as ``{name}``) is a row of the storage table; how many."""
+    found = 0
+    for name in names:
+        tag = "{" + name.casefold() + "}"
+        for prefix in ("friends:", "block:", "presence:", "challenge:"):
+            async for raw in rdb.scan_iter(match=f"{prefix}{tag}*"):
+                key = raw.decode()
+                assert await rdb.pttl(key) > 0, f"{key} has no TTL"
+                assert f"| `{key.replace(tag, '{name}')}` |" in STORAGE, key
+                found += 1
+    return found
+
+
 async def refused(bot: Bot, message: dict[str, Any], code: str, rdb: aioredis.Redis) -> None:
     before = await store(rdb)
     await bot.send(message)
@@ -88,9 +107,8 @@ async def test_a_followed_name_is_seen_online_in_its_room_across_processes(
         listing = await ann.expect("friends")
         assert listing["following"] == [{"name": bob_name, "online": True, "room": None}]
         assert await rdb.sismember(friend_store.followers_key(bob_name), ann_name.casefold())
-        for key in (friend_store.following_key(ann_name), friend_store.followers_key(bob_name),
-                    presence_key(bob_name)):
-            assert await rdb.ttl(key) > 0  # every key lapses
+        # the follow's two keys, both presences and their told marks
+        assert await every_key_lapses_and_is_documented(rdb, ann_name, bob_name) == 6
         await bob.send({"t": "create", "variant": VARIANT})
         code = (await bob.expect("joined"))["code"]
         await other.presence.refresh()  # the timer's work, now: the room it is in
@@ -235,6 +253,8 @@ async def test_a_block_keeps_two_names_apart(server: RaceServer, rdb: aioredis.R
         await bob.send({"t": "quick", "variant": VARIANT})
         await bob.expect("queued")
         assert bob.code != code
+        # the block, the challenge still waiting, both presences and their told marks
+        assert await every_key_lapses_and_is_documented(rdb, ann_name, bob_name) >= 6
         await ann.send({"t": "unblock", "name": bob_name})
         assert (await ann.expect("friends"))["blocked"] == []
     finally:
