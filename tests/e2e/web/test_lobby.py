@@ -107,6 +107,7 @@ def test_the_friends_screen_follows_a_name_and_accepts_its_challenge(page: Page)
     from websockets.sync.client import connect
 
     from server.wire.protocol import PROTOCOL_VERSION, encode
+    from tests.e2e.web.test_screens import audit
     from tests.support.bot import decode
 
     page.open("/")
@@ -139,6 +140,7 @@ def test_the_friends_screen_follows_a_name_and_accepts_its_challenge(page: Page)
         ws.send(encode({"t": "challenge", "name": name, "variant": "four-seasons"}))
         expect("challenge_sent")
         page.wait_text("Challenges waiting")
+        audit(page, "friends, a challenge waiting")  # the form's fields, the buttons: labelled
         page.click(f'[data-accept="{other}"]')
         code = page.in_room()
         assert expect("joined")["code"] == code  # the challenger is moved into the room too
