@@ -18,9 +18,9 @@ from server.rooms import friends as friends_module
 from server.rooms import notices as notices_module
 from server.rooms.arenas import new_id
 from server.store import friends as friend_store
-from server.store.presence import notify_channel
+from server.store.presence import notify_channel, presence_key
 from tests.support.bot import Bot
-from tests.support.servers import VARIANT, ServerFactory, close_all, txt, ws_url
+from tests.support.servers import VARIANT, ServerFactory, close_all, start_race, txt, ws_url
 
 
 def fresh(name: str) -> str:
@@ -335,3 +335,54 @@ async def test_a_name_channel_is_subscribed_again_after_pubsub_drops(
         assert (await notice(bob, "challenge"))["name"] == ann_name
     finally:
         await close_all([ann, bob])
+
+
+async def test_accepting_during_ones_own_race_is_refused_and_the_challenge_waits(
+        server: RaceServer, rdb: aioredis.Redis) -> None:
+    url = ws_url(server)
+    ann_name, bob_name = fresh("ann"), fresh("bob")
+    ann = await claimed(url, ann_name)
+    bob = await claimed(url, bob_name)
+    rival = Bot(url, "rival")
+    await rival.connect()
+    try:
+        await bob.send({"t": "create", "variant": VARIANT})
+        code = (await bob.expect("joined"))["code"]
+        await rival.send({"t": "join", "code": code})
+        await rival.expect("joined")
+        await start_race([bob, rival])
+        await ann.send({"t": "challenge", "name": bob_name, "variant": VARIANT})
+        await notice(bob, "challenge")
+        answer = {"t": "challenge_answer", "name": ann_name, "accept": True}
+        await refused(bob, answer, "already_in_room", rdb)
+        await bob.send({"t": "friends"})
+        assert [c["name"] for c in (await bob.expect("friends"))["challenges"]] == [ann_name]
+        assert bob.code == code
+    finally:
+        await close_all([ann, bob, rival])
+
+
+async def test_a_presence_its_process_stopped_writing_lapses(server: RaceServer) -> None:
+    """A process that died leaves fields nobody rewrites: they count as offline once
+    past their expiry, and the next write drops them."""
+    store, name, now = server.presence.store, fresh("gone"), now_ms()
+    assert await store.arrive(name, "dead-process-conn", "ABC123", now, 100) == 0
+    assert await store.where([name], now) == {name: "ABC123"}
+    assert await store.where([name], now + 101) == {}
+    assert await store.arrive(name, "live-conn", "", now + 101, 60_000) == 0  # online anew: told again
+    assert await store.redis.hkeys(presence_key(name)) == [b"live-conn"]
+
+
+async def test_an_arena_round_keeps_blocked_names_apart(server: RaceServer) -> None:
+    url = ws_url(server)
+    ann_name, bob_name = fresh("ann"), fresh("bob")
+    ann = await claimed(url, ann_name)
+    try:
+        await ann.send({"t": "block", "name": (await claimed(url, bob_name)).name})
+        await ann.expect("friends")
+        a, b = f"n:{ann_name.casefold()}", f"n:{bob_name.casefold()}"
+        groups = [[a, b], ["g:guest1", "g:guest2"]]
+        assert await server.friends.arena_groups(groups, 3) == [["g:guest1", "g:guest2", b]]
+        assert await server.friends.arena_groups([[a, "g:guest1"]], 2) == [[a, "g:guest1"]]
+    finally:
+        await close_all([ann])
