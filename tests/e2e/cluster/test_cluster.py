@@ -302,5 +302,12 @@ async def test_friends_presence_and_a_challenge_on_a_cluster_across_processes(
         await bob.send({"t": "challenge_answer", "name": names[0]})
         code = (await notice(ann, "challenge_accepted"))["code"]
         await asyncio.gather(ann.expect("joined", code=code), bob.expect("joined", code=code))
+        # a block reads and writes both names' keys, in their two slots
+        await bob.send({"t": "block", "name": names[0]})
+        assert (await bob.expect("friends"))["blocked"] == [names[0]]
+        await ann.send({"t": "friends"})
+        assert (await ann.expect("friends"))["following"] == []  # the block ended the follow
+        await ann.send({"t": "follow", "name": names[1]})
+        assert (await ann.expect("error"))["code"] == "blocked"
     finally:
         await close_all([ann, bob])
