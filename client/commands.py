@@ -8,6 +8,7 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final, NamedTuple
 
+from .friends import answered
 from .home import send_safe_home
 from .records import save_record
 from .screens.replay import open_replay, racers
@@ -142,6 +143,15 @@ async def _report(d: Doer, c: Command) -> None:
     await d.session.send({**msg, "room": room} if room else msg)
 
 
+async def _challenge(d: Doer, c: Command) -> None:
+    await d.session.send({"t": "challenge", "name": c.arg, "variant": c.kind})
+
+
+async def _answer(d: Doer, c: Command) -> None:
+    answered(d.session.state, c.arg)
+    await d.session.send({"t": "challenge_answer", "name": c.arg, "accept": bool(c.num)})
+
+
 COMMANDS: Final[dict[str, Run]] = {
     "move": lambda d, c: d.session.move(c.arg),
     "home": _home,
@@ -181,4 +191,11 @@ COMMANDS: Final[dict[str, Run]] = {
     "codes_seen": _codes_seen,
     "report": _report,
     "redeem": lambda d, c: d.session.redeem(c.kind, c.scope, c.arg),  # kind: link or recover; scope: the name
+    "friends": _sends("friends"),
+    "follow": _sends("follow", "name"),
+    "unfollow": _sends("unfollow", "name"),
+    "block": _sends("block", "name"),
+    "unblock": _sends("unblock", "name"),
+    "challenge": _challenge,
+    "challenge_answer": _answer,
 }

@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final, NamedTuple
 
 from .devices import REDUCERS as DEVICE_REDUCERS
+from .friends import REDUCERS as FRIEND_REDUCERS
 from .text import clean
 from .variants import Variant, variants_from
 
@@ -104,6 +105,8 @@ class RaceState:
     left_code: str | None = None  # the room last left: a late update of it is not taken back up
     left_seat: dict[str, int] = field(default_factory=dict)  # room -> our seat, of rooms left racing
     away_results: list[dict[str, Any]] = field(default_factory=list)  # results of races left (newest first)
+    friends: dict[str, Any] | None = None  # the last ``friends`` list (client/screens/friends.py)
+    challenges: list[dict[str, Any]] = field(default_factory=list)  # waiting for our answer
 
     def tell(self, text: str, error: bool = False) -> None:
         """A notice for the screen the player is on now."""
@@ -366,6 +369,7 @@ REDUCERS: Final[dict[str, Reducer]] = {
     "rematch_offer": _rematch_offer,
     "rematch": _rematch,
     **DEVICE_REDUCERS,  # claimed, linked, devices, ... (client/devices.py)
+    **FRIEND_REDUCERS,  # friends, challenge_sent, notice (client/friends.py)
     "daily_info": _daily_info,
     "board": _board,
     "profile": _profile,

@@ -23,6 +23,7 @@ LOBBY_ITEMS: Final = (
     ("g", "Race a ghost", "a finished race's code: race its recorded run"),
     ("a", "Arenas", "timed events: a new race after each race"),
     ("d", "Devices", "link a new device, revoke one, recovery codes"),
+    ("f", "Friends", "follow names, see who is online, challenge one"),
     ("q", "Quit", ""),
 )
 BOARD_ITEMS: Final = (
@@ -75,7 +76,7 @@ def context_of(state: RaceState) -> Context:
 class UI:
     """The client's own interface state (menus, selection, input line)."""
 
-    menu: str = "main"  # lobby: main | pick | daily | boards | board | profile | arenas | devices
+    menu: str = "main"  # lobby: main | pick | daily | boards | board | profile | arenas | devices | friends
     purpose: str = ""  # pick: quick | create | browse | daily | board-daily | board-rating | board-wins
     cursor: int = 0
     variant: str = ""  # the variant picked for create, the daily or a board

@@ -63,8 +63,11 @@ from .ops.limits import (
 from .ops.loopprobe import LoopProbe
 from .rooms.arenas import ArenaRunner
 from .rooms.bots.seat import BotRoster
+from .rooms.friends import Friends
 from .rooms.matchmaker import Matchmaker
+from .rooms.notices import Notices
 from .rooms.player import Player
+from .rooms.presence import Departures, Presence
 from .rooms.service import RoomService
 from .store.client import open_client
 from .wire.errors import StoreUnavailable
@@ -114,6 +117,11 @@ class RaceServer:
         self.matchmaker = Matchmaker(self.service)  # quick races paired by skill
         self.service.queue = self.matchmaker
         self.service.on_close.append(self.bots.stop_all)
+        # who is online, follows and challenges, and the notices of time (docs/design/friends.md)
+        self.presence = Presence(self.service)
+        self.friends = Friends(self.presence)  # the handlers find it by the service (friends_for)
+        self.notices = Notices(self.presence, self.arenas)
+        self.departures = Departures(self.arenas, self.presence, self.friends)
         # per-address budgets, in this process's memory (server/ops/limits.py says why)
         self.addresses = AddressBook(Limits(
             connections=settings.connections_per_address,
@@ -150,7 +158,7 @@ class RaceServer:
 
     def _endpoint(self, outbox: Outbox, address: Address) -> Endpoint:
         return PlayerEndpoint(Player(self.service, outbox, ConnectionLimits(address, names=self.names)),
-                              self.arenas,
+                              self.departures,
                               dispatch)
 
     def address_of(self, connection: Handshake, request: Request) -> str:
@@ -222,6 +230,8 @@ class RaceServer:
         self.service.start()
         self.arenas.start()
         self.matchmaker.start()
+        self.presence.start()
+        self.notices.start()
         try:
             return await self._listen()
         except BaseException:
@@ -261,6 +271,8 @@ class RaceServer:
             await self.server.wait_closed()
         await self.arenas.close()
         await self.matchmaker.close()
+        await self.notices.close()
+        await self.presence.close()
         await self.service.close()
         await self.redis.aclose()
 

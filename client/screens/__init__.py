@@ -20,6 +20,7 @@ from . import (
     boards,
     daily,
     devices,
+    friends,
     help,
     line,
     lobby,
@@ -45,6 +46,7 @@ SCREENS: Final[dict[str, ScreenDef]] = {
     "profile": ScreenDef(profile.press, profile.draw),
     "arena": ScreenDef(arena.press, arena.draw),
     "devices": ScreenDef(devices.press, devices.draw),
+    "friends": ScreenDef(friends.press, friends.draw),
     "codes": ScreenDef(devices.press_codes, devices.draw_codes),
     "room": ScreenDef(room.press, room.draw),
     "watch": ScreenDef(watch.press, watch.draw),
@@ -57,7 +59,8 @@ SCREENS: Final[dict[str, ScreenDef]] = {
 
 # the lobby's screens by ``UI.menu`` (any other menu is the main one)
 LOBBY_MENUS: Final = {"main": "lobby", "pick": "pick", "daily": "daily", "boards": "boards",
-                      "board": "board", "profile": "profile", "arenas": "arena", "devices": "devices"}
+                      "board": "board", "profile": "profile", "arenas": "arena", "devices": "devices",
+                      "friends": "friends"}
 
 _ASCII: Final = str.maketrans({"\u00b7": "-", "\u2026": "...", "\u2500": "-", "\u00d7": "x",
                                "\u2588": "#", "\u2591": "-"})

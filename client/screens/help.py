@@ -213,4 +213,8 @@ HELP: Final = (
     "computer; its recovery codes are shown once), d devices (a link code for a new device, "
     "revoke one, a new key, new recovery codes; as a guest: link this device to a name or "
     "recover one). After a daily: c copies the share line, b its board.",
+    "  Friends (f in the lobby; claimed names only): the names you follow, online or not and "
+    "in which room. f follows a name, u stops, c challenges one (a variant, then the name; it "
+    "waits two minutes), a accepts the first challenge waiting and x declines it, b blocks a "
+    "name (it can no longer follow or challenge you, and is never paired with you), n unblocks.",
 )

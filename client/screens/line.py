@@ -14,6 +14,8 @@ from typing import Final
 from ..text import Out, clean
 from ..ui import MAX_NAME, UI, Command
 from .base import Keys
+from .friendline import ENTER as FRIEND_ENTER
+from .friendline import PROMPTS as FRIEND_PROMPTS
 
 __all__ = ["ENTER", "MAX_TEXT", "PROMPTS", "draw_prompt", "ghost_target", "open_report", "press"]
 
@@ -37,6 +39,7 @@ PROMPTS: Final = {
     "report_name": "report whom (a name from the results): ",
     "report_reason": "why: 1 cheating, 2 offensive name, 3 abuse, 4 other: ",
     "report_text": "in a few words (Enter sends the report, Esc cancels): ",
+    **FRIEND_PROMPTS,
 }
 REPORT_REASONS: Final = {"1": "cheating", "2": "offensive_name", "3": "abuse", "4": "other"}
 
@@ -190,6 +193,7 @@ ENTER: Final[dict[str, Callable[[UI, str], Keys]]] = {
     "report_name": _report_name,
     "report_reason": _report_reason,
     "report_text": _report_text,
+    **FRIEND_ENTER,
 }
 
 

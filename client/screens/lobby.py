@@ -47,6 +47,8 @@ MENU: Final[dict[str, Callable[[UI, Context], Keys]]] = {
     "a": lambda ui, ctx: (replace(ui, menu="arenas", cursor=0, note=""), [Command("arenas")]),
     "d": lambda ui, ctx: (replace(ui, menu="devices", cursor=0, note=""),
                           [Command("devices")] if ctx.claimed else []),
+    "f": lambda ui, ctx: (replace(ui, menu="friends", cursor=0, note=""),
+                          [Command("friends")] if ctx.claimed else []),
     "q": lambda ui, ctx: (ui, [Command("quit")]),
 }
 

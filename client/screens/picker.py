@@ -31,6 +31,7 @@ HEADINGS: Final = {
     "board-rating": "Ratings: pick a variant",
     "board-wins": "Daily wins: pick a variant",
     "solo": "Play alone: pick a variant",
+    "challenge": "Challenge a friend: pick a variant",
 }
 
 # the purpose's answer to a chosen variant (its id, and its place in the list)
@@ -45,6 +46,9 @@ PICKED: Final[dict[str, Callable[[UI, str, int], Keys]]] = {
     # the deal number comes next, on the input line (Enter alone: a random deal)
     "solo": lambda ui, variant, i: (replace(ui, text="", text_purpose="deal", variant=variant, cursor=i,
                                             note=""), []),
+    # the name comes next, on the input line (client/screens/friendline.py)
+    "challenge": lambda ui, variant, i: (replace(open_text(ui, "challenge"), menu="friends", variant=variant,
+                                                 cursor=0), []),
 }
 
 

@@ -16,8 +16,8 @@ from ..rooms import ghost as ghost_race
 from ..rooms.play import play
 from ..rooms.player import Player
 from ..wire.protocol import ProtocolError
-from . import (arena, botaccount, bots, competition, ghost, identity, lobby, race, replay, report, results,
-               solo, watch)
+from . import (arena, botaccount, bots, competition, friends, ghost, identity, lobby, race, replay, report,
+               results, solo, watch)
 
 Handler = Callable[[Player, dict[str, Any]], Awaitable[None]]
 
@@ -25,6 +25,7 @@ HANDLERS: dict[str, Handler] = {
     **lobby.HANDLERS, **race.HANDLERS, **results.HANDLERS, **competition.HANDLERS,
     **solo.HANDLERS, **watch.HANDLERS, **replay.HANDLERS, **ghost.HANDLERS, **bots.HANDLERS,
     **arena.HANDLERS, **identity.HANDLERS, **report.HANDLERS, **botaccount.HANDLERS,
+    **friends.HANDLERS,
 }
 
 
@@ -42,6 +43,7 @@ async def dispatch(player: Player, msg: dict[str, Any]) -> None:
     elif not player.hello:
         raise ProtocolError("hello_first", "the first message must be hello")
     await HANDLERS[kind](player, msg)
+    await friends.arrived(player, kind)  # signed in by this message: online, and its notices
     if kind == "hello" and player.code is not None:
         await ghost_race.resume(player)  # a ghost race resumed: its ghost again
 

@@ -16,6 +16,7 @@ from ..game import engine
 from ..game.variants import specs
 from ..race.rows import PlayerRow
 from ..rooms.awaited import await_results
+from ..rooms.friends import friends_for
 from ..rooms.play import play
 from ..rooms.player import Player, clean_name, token_hash
 from ..wire.protocol import PROTOCOL_VERSION, ProtocolError
@@ -135,6 +136,9 @@ async def on_quick(player: Player, msg: dict[str, Any]) -> None:
     await player.leave_current()
     # a bot account goes straight to the queue: an open room's host did not ask for bots
     for code in [] if bot else await service.quick_candidates(variant):
+        friends = friends_for(service)
+        if friends is not None and await friends.kept_from(player, code):
+            continue  # a block between this player and one seated there (docs/design/friends.md)
         try:
             await player.join(code)
             return

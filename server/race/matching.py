@@ -11,6 +11,7 @@ narrowest window among them.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Final
 
@@ -39,9 +40,11 @@ def bot_level(rating: float) -> int:
     return 1 + sum(1 for edge in BOT_LEVEL_BANDS if rating >= edge)
 
 
-def pair(tickets: list[Ticket], now_ms: int, size: int) -> list[list[Ticket]]:
+def pair(tickets: list[Ticket], now_ms: int, size: int,
+         apart: Callable[[Ticket, Ticket], bool] | None = None) -> list[list[Ticket]]:
     """One pairing round: groups of two to ``size`` players, the longest waiting
-    served first; who is left waits for the next round."""
+    served first; who is left waits for the next round. ``apart``: two tickets
+    that must never race together (one's name blocks the other's)."""
     left = sorted(tickets, key=lambda t: (t.since_ms, t.id))
     reach = {t.id: window(now_ms - t.since_ms) for t in left}
     groups: list[list[Ticket]] = []
@@ -57,6 +60,8 @@ def pair(tickets: list[Ticket], now_ms: int, size: int) -> list[list[Ticket]]:
                             key=lambda t: (abs(t.rating - first.rating), t.since_ms)):
             if len(group) == size:
                 break
+            if apart is not None and any(apart(g, other) for g in group):
+                continue
             lo, hi = min(low, other.rating), max(high, other.rating)
             tightest = min(narrow, reach[other.id])
             if hi - lo <= tightest:

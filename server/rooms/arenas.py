@@ -37,6 +37,7 @@ from ..race.arena import Line, ScheduleError, parse_schedule
 from ..store.arenas import ArenaStore
 from ..wire.errors import StoreUnavailable
 from ..wire.protocol import ProtocolError, error
+from .friends import friends_for
 from .player import Player
 from .service import RoomService
 
@@ -177,6 +178,9 @@ class ArenaRunner:
             # ``since`` of a player back from a race is its rest's end (score_finished)
             fresh = [(w, since) for w, since in waiting if seen.get(w, 0) >= now - presence and since <= now]
             groups = arena_rules.pair(fresh, points, int(d["group"]))
+            friends = friends_for(self.service)
+            if groups and friends is not None:  # blocked names never race each other
+                groups = await friends.arena_groups(groups, int(d["group"]))
             if groups:
                 await self.pair_round(d, groups, now)
         elif phase == "closing" and (not left or now > int(d["ends_at"]) + int(d["race_ms"]) + 60_000):

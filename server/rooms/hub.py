@@ -16,7 +16,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable
-from typing import Any, Protocol
+from typing import Any, Final, Protocol
 
 import msgpack
 from redis.asyncio import Redis
@@ -37,8 +37,18 @@ HEARTBEAT_S = 15.0  # a PING after this long without a message; lost after twice
 # (PATIENCE_HUB_HEARTBEAT_MS; a parameter, not this constant, in the running hub:
 # the module is compiled with the move path, where a module constant is fixed)
 
+# A name's notice channel, ``notify:{NAME}`` (server/store/presence.py, the same
+# prefix: a unit test holds the two together); a literal here, as this module is compiled.
+NOTIFY_PREFIX: Final = "notify:"
+
 # Types a client gets as they are; the others are for the server's sessions.
 FORWARD = frozenset({"progress", "room", "results", "rematch_offer"})
+
+
+def channel_of(code: str) -> str:
+    """A member's channel: a name's notices (server/rooms/notices.py) are joined
+    by their channel itself (``notify:{NAME}``), a room by its code."""
+    return code if code.startswith(NOTIFY_PREFIX) else keys.channel(code)
 
 
 class Subscriber(Protocol):
@@ -103,7 +113,7 @@ class Hub:
         room = self._rooms.setdefault(code, set())
         room.add(member)
         if len(room) == 1 and self.connected:
-            await self._quietly(self._sub.ssubscribe(keys.channel(code)))
+            await self._quietly(self._sub.ssubscribe(channel_of(code)))
 
     async def remove(self, code: str, member: Member) -> None:
         room = self._rooms.get(code)
@@ -113,7 +123,7 @@ class Hub:
         if not room:
             del self._rooms[code]
             if self.connected:
-                await self._quietly(self._sub.sunsubscribe(keys.channel(code)))
+                await self._quietly(self._sub.sunsubscribe(channel_of(code)))
 
     async def _quietly(self, request: Awaitable[None]) -> None:
         try:
@@ -154,7 +164,7 @@ class Hub:
             lost = False
             try:
                 await self._sub.open()
-                channels = [keys.channel(c) for c in self._rooms]
+                channels = [channel_of(c) for c in self._rooms]
                 # the boards channel also keeps the connection subscribed while no room is local
                 await self._sub.subscribe(BOARDS_CHANNEL)
                 await self._sub.ssubscribe(*channels)
@@ -162,12 +172,12 @@ class Hub:
                 # connected before the catch-up: add() subscribes rooms that become
                 # local from now on; the ones added while subscribing are done here
                 self.connected = True
-                late = [ch for ch in (keys.channel(c) for c in self._rooms) if ch not in channels]
+                late = [ch for ch in (channel_of(c) for c in self._rooms) if ch not in channels]
                 if late:
                     await self._sub.ssubscribe(*late)
                 if resync:
                     for code in list(self._rooms):
-                        if keys.channel(code) in channels:
+                        if channel_of(code) in channels:
                             await self._on_resync(code)
                 delay = 0.1
                 await self._listen()
@@ -237,6 +247,9 @@ class Hub:
         if channel == BOARDS_CHANNEL:
             if self._on_board is not None:
                 await self._on_board(data.decode())
+            return
+        if channel.startswith(NOTIFY_PREFIX):
+            await self.deliver(channel, data)
             return
         code = channel.split("{", 1)[1].split("}", 1)[0] if "{" in channel else ""
         await self.deliver(code, data)

@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Final
 
 from ..ops.aio import stop_task
@@ -23,6 +24,7 @@ from ..store.matching import MatchStore
 from ..wire.errors import StoreUnavailable
 from ..wire.protocol import ProtocolError
 from .botaccounts import ACCEPT, BOT, ticket_flags
+from .friends import friends_for
 
 if TYPE_CHECKING:
     from .player import Player
@@ -30,18 +32,36 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("patience.matchmaker")
 
+NAMED: Final = ".n"  # then the casefolded claimed name, in hex: a ticket's last part
+
+
+def named(name: str) -> str:
+    return NAMED + name.casefold().encode().hex()
+
+
+def name_in(ticket: str) -> str | None:
+    """The casefolded claimed name a ticket carries, or None (a guest's)."""
+    _, sep, tail = ticket.rpartition(NAMED)
+    if not sep or not tail:
+        return None
+    try:
+        return bytes.fromhex(tail).decode()
+    except ValueError:
+        return None
+
 LEASE_TICKS: Final = 3  # the pairer's lease lapses after this many ticks without renewal
 
 
-def bot_pairing(tickets: list[Ticket], now: int, size: int) -> list[list[Ticket]]:
+def bot_pairing(tickets: list[Ticket], now: int, size: int,
+                apart: Callable[[Ticket, Ticket], bool] | None = None) -> list[list[Ticket]]:
     """The groups of a pairing round: persons among persons first; then the bot
     accounts with the persons left who accept bots (a group of bots alone too),
     never a bot with a person who did not ask for bots."""
     persons = [t for t in tickets if BOT not in ticket_flags(t.id)]
-    groups = pair(persons, now, size)
+    groups = pair(persons, now, size, apart)
     taken = {t.id for g in groups for t in g}
     open_to_bots = [t for t in tickets if t.id not in taken and ticket_flags(t.id) & {ACCEPT, BOT}]
-    groups += [g for g in pair(open_to_bots, now, size) if any(BOT in ticket_flags(t.id) for t in g)]
+    groups += [g for g in pair(open_to_bots, now, size, apart) if any(BOT in ticket_flags(t.id) for t in g)]
     return groups
 
 
@@ -74,9 +94,10 @@ class Matchmaker:
         await self.cancel(player)
         rating, rated = await self.rating_of(player, variant)
         ticket = f"{self.token}.{secrets.token_hex(6)}"
-        # a guest's ticket says so: his bot is of the configured level, not of a rating
-        ticket += "" if rated else ".g"
         ticket += f".{BOT}" if bot else (f".{ACCEPT}" if accept_bots else "")
+        # a guest's ticket says so: his bot is of the configured level, not of a rating;
+        # a claimed name's carries the name (its last part), so that blocked names are kept apart
+        ticket += named(player.identified) if rated and player.identified else ".g"
         now = self.service.clock()
         if not await self.store.enqueue(variant, ticket, rating, now):
             raise ProtocolError("over_limit", "the quick-race queue of this variant is full: try again "
@@ -142,7 +163,8 @@ class Matchmaker:
         tickets = await self.store.waiting(variant, self.token, now)
         made = 0
         paired: set[str] = set()
-        for group in bot_pairing(tickets, now, settings.quick_size):
+        apart = await self._apart(tickets) if len(tickets) > 1 else None
+        for group in bot_pairing(tickets, now, settings.quick_size, apart):
             made += await self._room_for(variant, group, 0, now)
             paired.update(t.id for t in group)
         bot_ms = settings.quick_bot_s * 1000
@@ -152,6 +174,21 @@ class Matchmaker:
                     level = settings.quick_bot_level if "g" in ticket_flags(t.id) else bot_level(t.rating)
                     made += await self._room_for(variant, [t], level, now)
         return made
+
+    async def _apart(self, tickets: list[Ticket]) -> Callable[[Ticket, Ticket], bool] | None:
+        """Whether two tickets' names are kept apart by a block (read once per round,
+        only for the named tickets waiting)."""
+        friends = friends_for(self.service)
+        names = {t.id: name_in(t.id) for t in tickets}
+        wanted = sorted({n for n in names.values() if n})
+        if friends is None or len(wanted) < 2:
+            return None
+        blocks = await friends.presence.friends.blocks_of(wanted)
+
+        def apart(a: Ticket, b: Ticket) -> bool:
+            na, nb = names.get(a.id), names.get(b.id)
+            return bool(na and nb and (nb in blocks.get(na, ()) or na in blocks.get(nb, ())))
+        return apart
 
     async def _room_for(self, variant: str, group: list[Ticket], bot: int, now: int) -> int:
         service = self.service

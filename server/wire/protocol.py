@@ -94,6 +94,11 @@ ERROR_CODES: Final[dict[str, str]] = {
                "gives, with the same key",
     "bot_account": "a bot account cannot do that (a public room, the daily, an arena), or a name with "
                    "ranked results cannot become one",
+    "no_name": "no one has claimed that name (or it is your own)",
+    "blocked": "that name takes no follows or challenges from you (one of the two blocks the other)",
+    "list_full": "a list is as long as it may be (names followed, a name's followers, names blocked, "
+                 "challenges waiting): remove one first, or try later",
+    "no_challenge": "no challenge from that name is waiting for you (answered, withdrawn or lapsed)",
 }
 
 
@@ -167,6 +172,13 @@ CLIENT_MESSAGES: Final[dict[str, dict[str, Field]]] = {
     "report": {"name": Field(str, max_len=MAX_NAME_CHARS), "reason": Field(str, max_len=16),
                "text": Field(str, False, max_len=200), "room": Field(str, False, max_len=16)},
     "bot_account": {},
+    "friends": {},
+    "follow": {"name": Field(str, max_len=MAX_NAME_CHARS)},
+    "unfollow": {"name": Field(str, max_len=MAX_NAME_CHARS)},
+    "block": {"name": Field(str, max_len=MAX_NAME_CHARS)},
+    "unblock": {"name": Field(str, max_len=MAX_NAME_CHARS)},
+    "challenge": {"name": Field(str, max_len=MAX_NAME_CHARS), "variant": Field(str, max_len=64)},
+    "challenge_answer": {"name": Field(str, max_len=MAX_NAME_CHARS), "accept": Field(bool, False)},
 }
 
 # The move's limits, for decode_client's inline check (a test holds them to the table)
@@ -243,6 +255,16 @@ SERVER_MESSAGES: Final[dict[str, str]] = {
     "reported": "name: your report of that name is with the moderators",
     "bot_account": "name: the name is a bot account from now on, for good (rated on the bots' board, "
                    "marked as a bot, paired only with persons who accept bots)",
+    "friends": "following[{name, online, room (the room code it is in, or null)}], blocked[] (names), "
+               "challenges[{name, variant, expires_at}] (waiting for your answer), max_following: "
+               "the answer to friends, follow, unfollow, block and unblock",
+    "challenge_sent": "name, variant, expires_at: your challenge waits for that name's answer until "
+                      "expires_at",
+    "notice": "kind, then by kind: challenge (name, variant, expires_at: answer with "
+              "challenge_answer), challenge_declined (name), challenge_accepted (name, variant, code: "
+              "the room kept for the two of you; you are moved into it unless your race holds you), "
+              "friend_online (name), arena_soon (id, name, starts_at: an arena you joined starts "
+              "within a minute), season_ending (season, ends_at: within a day)",
 }
 
 

@@ -183,7 +183,7 @@ class FrameMaker:
             return self.rng.choice(["current", "2026-12-01", "2026-11-02", "2999-01-01", "x", ""])
         if name == "near":
             return self.rng.random() < 0.5
-        if name in ("private",):
+        if name in ("private", "accept"):
             return self.rng.random() < 0.5
         if name == "reason":
             return self.rng.choice(["cheating", "offensive_name", "abuse", "other", "x"])

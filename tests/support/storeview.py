@@ -9,7 +9,9 @@ of the comparison:
   before its first when it starts, server/rooms/ladder.py);
 * leases, renewed or let go on a timer: the quick-race pairing's per variant, an
   arena runner's, a bot seat's (``room:{CODE}:bot:N``, server/store/botleases.py);
-* an arena's presence marks (``…:seen``), renewed on every tick.
+* an arena's presence marks (``…:seen``), renewed on every tick;
+* who is online (``presence:…``), written at a sign-in and rewritten by a timer
+  (server/rooms/presence.py).
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ _BOT_LEASE = re.compile(r"room:\{\w+\}:bot:\d+")
 
 def on_their_clock(key: str) -> bool:
     """Whether a server writes ``key`` on its own clock (see the module's list)."""
-    return (key.startswith(("season:", "seasons:")) or key.endswith((":lease", ":seen"))
+    return (key.startswith(("season:", "seasons:", "presence:")) or key.endswith((":lease", ":seen"))
             or _BOT_LEASE.fullmatch(key) is not None)
 
 

@@ -9,7 +9,7 @@ import { State, mode } from "./state";
 import { type Msg, int, obj } from "./wire";
 
 export type Screen = "menu" | "pick" | "join" | "watch" | "ghost" | "claim" | "solo" | "boards"
-  | "board" | "arenas" | "name" | "profile" | "profile-name" | "devices";
+  | "board" | "arenas" | "name" | "profile" | "profile-name" | "devices" | "friends";
 export type Purpose = "quick" | "create" | "browse" | "daily" | "solo" | "board-daily" | "board-rating"
   | "board-wins";
 

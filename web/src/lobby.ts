@@ -5,6 +5,7 @@
 import type { App, Purpose, Screen } from "./app";
 import { devicesScreen } from "./devices";
 import { button, h } from "./dom";
+import { friendsScreen } from "./friends";
 import { askBoard, askProfile, backFrom, drawBoard, drawProfile } from "./ladder";
 import type { Dict } from "./state";
 import { int, list, obj } from "./wire";
@@ -22,6 +23,7 @@ export const MENU: [string, string, string, () => [Screen, Purpose?]][] = [
   ["g", "Race a ghost", "a finished race's code: race its recorded run", () => ["ghost"]],
   ["a", "Arenas", "timed events: a new race after each race", () => ["arenas"]],
   ["d", "Devices", "link a new device, revoke one, recovery codes", () => ["devices"]],
+  ["f", "Friends", "follow names, see who is online, challenge one", () => ["friends"]],
 ];
 
 const TITLES: Record<Purpose, string> = {
@@ -43,6 +45,7 @@ export function open(app: App, screen: Screen, purpose?: Purpose): void {
   app.state.tell("");
   if (screen === "arenas") app.send({ t: "arenas" });
   if (screen === "devices" && app.state.identified) app.send({ t: "devices" });
+  if (screen === "friends" && app.state.identified) app.send({ t: "friends" });
   app.draw();
 }
 
@@ -171,6 +174,8 @@ export function drawLobby(app: App): HTMLElement {
         "its key is kept in this browser's storage"));
   } else if (ui.screen === "devices") {
     devicesScreen(app, main, back(app));
+  } else if (ui.screen === "friends") {
+    friendsScreen(app, main, back(app));
   } else if (ui.screen === "name") {
     main.append(h("h2", {}, "Your name"),
       form(app, "Name", "name", app.conn.name, (name) => { app.conn.rename(name.slice(0, 24)); open(app, "menu"); },

@@ -1,6 +1,7 @@
 // What the page knows: the server's messages folded into one state (no I/O), as
 // the terminal client's client/state.py folds them. The server is the only
 // source of truth: this only remembers what it was told.
+import { noticeLine, waitingOf, withChallenge } from "./friends";
 import { type Msg, int, list, obj, str } from "./wire";
 
 export type Dict = Record<string, unknown>;
@@ -39,6 +40,8 @@ export class State {
   recoveryCodes: string[] = []; // shown once, until the player has written them down
   devices: Dict[] = []; // the claimed name's device keys, as last listed
   linkCode: Dict | null = null; // the last link code made here
+  friends: Dict | null = null; // the last friends list (friends.ts)
+  challenges: Dict[] = []; // challenges waiting for this name's answer
   events: string[] = []; // lines for the live region, taken by the page
 
   serverNow(): number {
@@ -267,6 +270,21 @@ const REDUCERS: Record<string, Reducer> = {
   },
   reported(s, m) {
     s.tell(`Your report of ${String(m.name ?? "")} is with the moderators.`);
+  },
+  friends(s, m) {
+    s.friends = { ...m };
+    s.challenges = waitingOf(m);
+  },
+  challenge_sent(s, m) {
+    s.tell(`challenge sent to ${String(m.name ?? "").slice(0, 24)}: it waits two minutes for the answer`);
+  },
+  notice(s, m) {
+    if (m.kind === "challenge") s.challenges = withChallenge(s.challenges, m);
+    const line = noticeLine(m, (id) => s.variantName(id));
+    if (line) {
+      s.tell(line);
+      s.events.push(line);
+    }
   },
   error(s, m) {
     const code = String(m.code ?? "");

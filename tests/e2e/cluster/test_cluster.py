@@ -22,6 +22,7 @@ from server.store.client import open_client
 from server.store.ratings import history_key, rating_board
 from server.store.rooms import RoomStore
 from server.store.router import Router, slot_of
+from tests.integration.server.test_friends import notice
 from tests.support.bot import Bot
 from tests.support.cluster import LocalCluster, local_cluster
 from tests.support.servers import (
@@ -279,3 +280,34 @@ async def test_a_names_devices_and_codes_on_a_cluster_across_processes(
             await c.aclose()
     finally:
         await close_all([laptop, phone, newpc])
+
+
+async def test_friends_presence_and_a_challenge_on_a_cluster_across_processes(
+        cluster: LocalCluster, make_server: ServerFactory) -> None:
+    """A name's keys and its notice channel sit in its own slot: a follow, the
+    presence read and a challenge with its answer cross two processes and nodes."""
+    apps = [await make_server(cluster.url, redis_cluster=True) for _ in range(2)]
+    names = [f"fr{secrets.token_hex(3)}" for _ in range(2)]
+    ann, bob = (Bot(ws_url(app), name) for app, name in zip(apps, names, strict=True))
+    try:
+        for bot, name in ((ann, names[0]), (bob, names[1])):
+            await bot.connect()
+            await bot.send({"t": "claim", "name": name})
+            await bot.expect("claimed")
+        await ann.send({"t": "follow", "name": names[1]})
+        following = (await ann.expect("friends"))["following"]
+        assert following == [{"name": names[1], "online": True, "room": None}]
+        await ann.send({"t": "challenge", "name": names[1], "variant": VARIANT})
+        assert (await notice(bob, "challenge"))["name"] == names[0]
+        await bob.send({"t": "challenge_answer", "name": names[0]})
+        code = (await notice(ann, "challenge_accepted"))["code"]
+        await asyncio.gather(ann.expect("joined", code=code), bob.expect("joined", code=code))
+        # a block reads and writes both names' keys, in their two slots
+        await bob.send({"t": "block", "name": names[0]})
+        assert (await bob.expect("friends"))["blocked"] == [names[0]]
+        await ann.send({"t": "friends"})
+        assert (await ann.expect("friends"))["following"] == []  # the block ended the follow
+        await ann.send({"t": "follow", "name": names[1]})
+        assert (await ann.expect("error"))["code"] == "blocked"
+    finally:
+        await close_all([ann, bob])

@@ -1,6 +1,6 @@
 """The lobby's other screens in the page: claiming a name (its key kept in the
-browser, sent again on the next visit), the boards, today's challenge, and a
-ghost race of a finished race."""
+browser, sent again on the next visit), the boards, today's challenge, a ghost
+race of a finished race, and the friends screen (a follow, a challenge accepted)."""
 
 from __future__ import annotations
 
@@ -101,3 +101,46 @@ def test_the_page_shows_the_codes_once_links_a_new_browser_and_revokes_a_device(
     wait(page.browser, lambda: page.js("return document.querySelectorAll('[data-device]').length") == 1, 10,
          "one device left")
     assert "this device" in page.text()
+
+
+def test_the_friends_screen_follows_a_name_and_accepts_its_challenge(page: Page) -> None:
+    from websockets.sync.client import connect
+
+    from server.wire.protocol import PROTOCOL_VERSION, encode
+    from tests.e2e.web.test_screens import audit
+    from tests.support.bot import decode
+
+    page.open("/")
+    name, other = "f" + uuid.uuid4().hex[:8], "o" + uuid.uuid4().hex[:8]
+    page.button("Change name")
+    page.js("document.getElementById('field-name').value = arguments[0]", name)
+    page.click("form.line button[type=submit]")
+    wait(page.browser, lambda: page.status() == f"online as {name}", 10, "the new name")
+    page.js("document.activeElement.blur()")
+    page.key("7")
+    page.click("form.line button[type=submit]")
+    page.button("I have written them down")
+    with connect(f"ws://127.0.0.1:{page.server.port}/") as ws:  # another claimed name, online
+
+        def expect(kind: str) -> dict[str, object]:
+            while True:
+                msg = decode(ws.recv(timeout=10))
+                if msg.get("t") == kind:
+                    return msg
+
+        ws.send(encode({"t": "hello", "proto": PROTOCOL_VERSION, "name": other}))
+        ws.send(encode({"t": "claim", "name": other}))
+        expect("claimed")
+        page.js("document.activeElement.blur()")
+        page.key("\ue00c", "f")  # Esc: from the devices screen back to the menu, then Friends
+        page.wait_text("You follow nobody yet")
+        page.js("document.getElementById('field-friend').value = arguments[0]", other)
+        page.click("form[data-form=friend] button[type=submit]")
+        page.wait_text(f"{other} · online, in the lobby")
+        ws.send(encode({"t": "challenge", "name": name, "variant": "four-seasons"}))
+        expect("challenge_sent")
+        page.wait_text("Challenges waiting")
+        audit(page, "friends, a challenge waiting")  # the form's fields, the buttons: labelled
+        page.click(f'[data-accept="{other}"]')
+        code = page.in_room()
+        assert expect("joined")["code"] == code  # the challenger is moved into the room too

@@ -100,7 +100,8 @@ def test_no_serious_accessibility_violation_on_any_screen(page: Page, size_name:
         audit(page, "lobby")
         for key, where, shown in (("1", "variant picker", "pick a variant"), ("6", "boards", "Daily wins"),
                                   ("3", "join by code", "Room code"), ("a", "arenas", "Arenas"),
-                                  ("?", "rules card", "Rules:")):
+                                  ("?", "rules card", "Rules:"),
+                                  ("f", "friends, as a guest", "Following, challenges and blocks")):
             page.js("document.activeElement.blur()")
             page.key(key)
             page.wait_text(shown)

@@ -8,6 +8,7 @@ import asyncio
 import base64
 import hashlib
 import re
+import secrets
 from collections import Counter
 from collections.abc import Iterator
 from typing import Any
@@ -163,6 +164,11 @@ async def test_no_hidden_or_opponent_card_is_ever_sent(url: str) -> None:
             await bots[2].send({"t": "report", "name": bots[0].name, "reason": "cheating",
                                 "room": bots[2].code})
             await bots[2].expect("error")
+            # the friends list during a race, of a name claimed in it: names and codes, no card
+            await bots[2].send({"t": "claim", "name": f"leak{secrets.token_hex(4)}"})
+            await bots[2].expect("claimed")
+            await bots[2].send({"t": "friends"})
+            await bots[2].expect("friends")
             await asyncio.gather(*(play_out(b, 60) for b in bots))
             for bot in bots:
                 await results_of(bot)

@@ -110,6 +110,21 @@ def profile_state(variants: int = 18) -> RaceState:
     return st
 
 
+def friends_state(following: int = 12, waiting: int = 5) -> RaceState:
+    """A claimed name following many names (some online, in rooms), with
+    challenges waiting, names blocked and a notice just in."""
+    st = lobby_state(True)
+    rows = [{"name": f"{NAMES[i % 4][:20]}{i}", "online": i % 2 == 0,
+             "room": "K7QX2M" if i % 4 == 0 else None} for i in range(following)]
+    apply(st, {"t": "friends", "following": rows, "blocked": [f"pest{i}" for i in range(6)],
+               "challenges": [{"name": f"Carla Montgomery{i}", "variant": st.variants[i].id,
+                               "expires_at": T0 + 60_000} for i in range(waiting)],
+               "max_following": 100}, T0)
+    apply(st, {"t": "notice", "kind": "challenge", "name": "Annabelle-the-Quick", "variant": "czarina",
+               "expires_at": T0 + 120_000}, T0)
+    return st
+
+
 def daily_room() -> RaceState:
     st = lobby_state()
     in_daily_room(st, False)
@@ -161,6 +176,12 @@ SCREENS: dict[str, Case] = {
     "profile, every variant rated": (profile_state, UI(menu="profile")),
     "profile, loading": (lobby_state, UI(menu="profile")),
     "profile, typing a name": (lobby_state, UI(menu="boards", text="ann", text_purpose="profile")),
+    "friends, many names and challenges": (friends_state, UI(menu="friends")),
+    "friends, loading": (lobby_state, UI(menu="friends")),
+    "friends, guest": (lambda: lobby_state(False), UI(menu="friends")),
+    "friends, typing a name to challenge": (friends_state, UI(menu="friends", text="x" * 24,
+                                                               text_purpose="challenge")),
+    "challenge, picking a variant": (friends_state, UI(menu="pick", purpose="challenge")),
     "room": (room, UI()),
     "countdown": (lambda: room(countdown=True), UI()),
     "daily room": (daily_room, UI()),
