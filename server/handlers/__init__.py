@@ -13,10 +13,12 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from ..rooms import ghost as ghost_race
+from ..rooms import kept
 from ..rooms.play import play
 from ..rooms.player import Player
 from ..wire.protocol import ProtocolError
 from . import arena, bots, competition, ghost, identity, lobby, race, replay, results, solo, watch
+from . import history
 
 Handler = Callable[[Player, dict[str, Any]], Awaitable[None]]
 
@@ -24,6 +26,7 @@ HANDLERS: dict[str, Handler] = {
     **lobby.HANDLERS, **race.HANDLERS, **results.HANDLERS, **competition.HANDLERS,
     **solo.HANDLERS, **watch.HANDLERS, **replay.HANDLERS, **ghost.HANDLERS, **bots.HANDLERS,
     **arena.HANDLERS, **identity.HANDLERS,
+    **history.HANDLERS,
 }
 
 
@@ -43,4 +46,5 @@ async def dispatch(player: Player, msg: dict[str, Any]) -> None:
     await HANDLERS[kind](player, msg)
     if kind == "hello" and player.code is not None:
         await ghost_race.resume(player)  # a ghost race resumed: its ghost again
+        await kept.resume(player)  # ... or of a kept game whose room has expired
 

@@ -27,6 +27,7 @@ from ..race.rules import one_seat_each
 from ..race.seasons import MONTH
 from ..store.boards import DAILY_TTL_S, BoardStore
 from ..store.rooms import RoomStore
+from .history import GameHistory
 from .identity import Identity
 from .ladder import NEIGHBOURS, Ladder
 
@@ -83,6 +84,7 @@ class Competition:
         self.boards = boards
         self.ladder = Ladder(boards, clock, season_days)
         self.identity = Identity(boards.identity, clock)  # device keys and codes of claimed names
+        self.history = GameHistory(boards.redis, rooms, clock)  # each claimed name's finished games
         self.secret = secret.encode()
         self.clock = clock
         self.solve_budget = solve_budget
@@ -181,7 +183,7 @@ class Competition:
         return await self.boards.board_page(date, variant, offset, limit, total_cards)
 
     async def profile(self, name: str) -> dict[str, Any]:
-        """A name's ratings per variant with their curves, and its streaks."""
+        """A name's ratings per variant with their curves, its streaks and its figures."""
         (row,) = await self.boards.ratings.rows([name])
         out: dict[str, Any] = {"t": "profile", "name": row.get("name", name), "claimed": "key" in row,
                                "ratings": {}, "streaks": None}
@@ -195,6 +197,7 @@ class Competition:
                                        "curve": curves.get(variant, [])}
         out["streaks"] = {"days": int(row.get("streak_days") or 0), "best": int(row.get("streak_best") or 0),
                           "wins": int(row.get("win_streak") or 0)}
+        out["stats"] = await self.history.figures(name)
         return out
 
     async def daily_near(self, date: str, variant: str, name: str,

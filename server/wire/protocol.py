@@ -88,6 +88,7 @@ ERROR_CODES: Final[dict[str, str]] = {
     "no_device": "this name has no device key with that id",
     "too_many_devices": "the name has as many device keys as it may: revoke one first",
     "internal": "unexpected server error: nothing was changed",
+    "no_game": "that name's history holds no game with that code (or it has lapsed)",
 }
 
 
@@ -158,6 +159,11 @@ CLIENT_MESSAGES: Final[dict[str, dict[str, Field]]] = {
     "arena_join": {"id": Field(str, max_len=16)},
     "arena_leave": {},
     "arena_info": {"id": Field(str, max_len=16)},
+    "games": {"name": Field(str, max_len=MAX_NAME_CHARS), "offset": Field(int, False, 0, 500),
+              "limit": Field(int, False, 1, 50)},
+    "game_replay": {"name": Field(str, max_len=MAX_NAME_CHARS), "code": Field(str, max_len=16),
+                    "index": Field(int, False, 0, 2**31)},
+    "game_ghost": {"name": Field(str, max_len=MAX_NAME_CHARS), "code": Field(str, max_len=16)},
 }
 
 # The move's limits, for decode_client's inline check (a test holds them to the table)
@@ -214,9 +220,13 @@ SERVER_MESSAGES: Final[dict[str, str]] = {
     "profile": "name, claimed, ratings{VARIANT: {value, deviation, races, provisional, "
                "curve[[at, value], ...] (the newest 50 changes, oldest first)}}, streaks{days, best, "
                "wins}: a name's ratings per variant and their curve (no error for an unknown name: "
-               "claimed false, nothing else)",
+               "claimed false, nothing else); stats{races, wins, win_rate, games, played{MODE: n}, "
+               "variants{VARIANT: {races, wins, win_rate, best_ms, best_code}}, daily{played, won, "
+               "last[{date, variant, won, ranked, foundation_cards, total_cards, time_ms, code}]}, "
+               "arenas{played, races, wins}} for a claimed name",
     "replay": "code, player, index, total (entries in the record), move and ms (the entry that led "
-              "here, null at 0), view{...}: that player's view after index entries of its record",
+              "here, null at 0), view{...}: that player's view after index entries of its record; "
+              "name too when it answers game_replay (a kept game of that name)",
     "ghost": "code (the ghost race's room), player (the ghost's number there), name, source, "
              "source_player, moves: the recorded run raced as a ghost; its progress follows",
     "arenas": "arenas[{id, name, variant, phase (upcoming, running, closing, finished), starts_at, "
@@ -228,6 +238,11 @@ SERVER_MESSAGES: Final[dict[str, str]] = {
              "(joined, room, view follow)",
     "hint": "v (the position it is for), result (won, lost or unknown), move (keeps the game "
             "winnable; null unless won)",
+    "games": "name, offset, total (games kept), games[{code, at, variant, mode (race, arena, daily, "
+             "ghost, solo), private, daily, arena, player, players[] (shown names, in finishing "
+             "order), place, won, status, foundation_cards, total_cards, time_ms, moves, ranked, "
+             "rating_before, rating_after}]: a page of a name's kept games, newest first (never a "
+             "deal or a move: game_replay and game_ghost open one)",
 }
 
 
