@@ -52,7 +52,8 @@ def played(rng: random.Random, moves: int) -> tuple[str, tuple[tuple[int, str], 
         at += rng.randint(600, 2_500)
         log.append((at, str(move)))
     status = engine.status(state)
-    return deal, tuple(log), engine.foundation_cards(state), status if status != engine.IN_PROGRESS else "timed_out"
+    shown = status if status != engine.IN_PROGRESS else "timed_out"
+    return deal, tuple(log), engine.foundation_cards(state), shown
 
 
 async def fill(redis: Redis, players: int, games: int, moves: int, seed: int) -> dict[str, Any]:
@@ -63,7 +64,7 @@ async def fill(redis: Redis, players: int, games: int, moves: int, seed: int) ->
     for i, name in enumerate(names):
         pipe.hset(history_keys(name)[0], mapping={"name": name, "key": "k" * 64, "created": START_MS + i})
     await pipe.execute()
-    await redis.execute_command("MEMORY", "PURGE")
+    await redis.execute_command("MEMORY", "PURGE")  # type: ignore[no-untyped-call]  # redis-py leaves it untyped
     before = int((await redis.info("memory"))["used_memory"])
 
     async def guard(coro: Any) -> Any:
@@ -72,19 +73,19 @@ async def fill(redis: Redis, players: int, games: int, moves: int, seed: int) ->
     store = HistoryStore(redis, guard)
     written = 0
     # races of two: each one's two entries, its players drawn at random
-    for r in range(players * games // 2):
+    for _ in range(players * games // 2):
         at = START_MS + rng.randrange(MONTH_MS)
         code = "".join(rng.choice("ABCDEFGHJKLMNPQRSTUVWXYZ23456789") for _ in range(6))
         deal, log, fc, status = rng.choice(samples)
         ranked = rng.random() < 1 / 3
         pair = rng.sample(names, 2)
         for seat, name in enumerate(pair, start=1):
-            entry = GameEntry(code, at, "four-seasons", deal, "race", rng.random() < 0.3, None, None, seat, name,
-                              tuple(pair), seat, False, status, fc, 52, log[-1][0] if log else None, len(log),
-                              ranked, (10.0, 11.5) if ranked else None, log)
+            entry = GameEntry(code, at, "four-seasons", deal, "race", rng.random() < 0.3, None, None, seat,
+                              name, tuple(pair), seat, False, status, fc, 52, log[-1][0] if log else None,
+                              len(log), ranked, (10.0, 11.5) if ranked else None, log)
             await store.record(name, entry, START_MS + MONTH_MS)
             written += 1
-    await redis.execute_command("MEMORY", "PURGE")
+    await redis.execute_command("MEMORY", "PURGE")  # type: ignore[no-untyped-call]  # redis-py leaves it untyped
     after = int((await redis.info("memory"))["used_memory"])
     keyed = 0
     for name in names:
@@ -115,12 +116,14 @@ async def main_async(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--players", type=int, default=1000)
     parser.add_argument("--games", type=int, default=60, help="games per player in the month")
     parser.add_argument("--moves", type=int, default=120, help="moves per game, at most")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--redis", default="", help="a Redis to fill (flushed first); default: the embedded one")
+    parser.add_argument("--redis", default="",
+                        help="a Redis to fill (flushed first); default: the embedded one")
     out = asyncio.run(main_async(parser.parse_args(argv)))
     per = 1000 / out["players"]
     print(f"{out['games']} games of {out['players']} players ({out['moves']:.0f} moves a game on average): "

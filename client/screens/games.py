@@ -71,18 +71,20 @@ def _when(at: Any) -> str:
 
 def line(state: RaceState, game: dict[str, Any]) -> str:
     mode = clean(game.get("mode"), 6)
-    players = game.get("players") if isinstance(game.get("players"), list) else []
+    listed_names = game.get("players")
+    players = listed_names if isinstance(listed_names, list) else []
     place = num(game.get("place"))
     where = f"{place}/{len(players)}" if place is not None and len(players) > 1 else ""
-    fc, total, time_ms = num(game.get("foundation_cards")), num(game.get("total_cards")), num(game.get("time_ms"))
+    fc, total = num(game.get("foundation_cards")), num(game.get("total_cards"))
+    time_ms = num(game.get("time_ms"))
     outcome = (f"won {mmss(time_ms)}" if time_ms is not None else "won") if game.get("won") else \
         f"{fc or 0}/{total or 0} {clean(game.get('status'), 9)}"
     before, after = game.get("rating_before"), game.get("rating_after")
     change = ""
     if isinstance(before, (int, float)) and isinstance(after, (int, float)):
         change = f"{after - before:+.2f}"
-    return (f"{_when(game.get('at'))} {clean(variant_name(state.variants, str(game.get('variant'))), 16):<16} "
-            f"{mode:<6}{where:>5} {outcome:<19}{change:>6}")
+    variant = clean(variant_name(state.variants, str(game.get("variant"))), 16)
+    return f"{_when(game.get('at'))} {variant:<16} {mode:<6}{where:>5} {outcome:<19}{change:>6}"
 
 
 def draw(state: RaceState, ui: UI, out: Out, now: int) -> None:

@@ -10,17 +10,18 @@ back to the games list.
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any
+from typing import Any, Final
 
 from ..board import Board, draw_board
 from ..state import RaceState
 from ..text import Out, clean, keys_line
+from ..ui import UI, Command
 from .base import At, Keys
 from .chrome import num
-from .replay import END
-from ..ui import UI, Command
 
 __all__ = ["draw", "press"]
+
+END: Final = 2**31 - 1  # "the last move": the server answers with the record's last index
 
 
 def _on_screen(state: RaceState) -> dict[str, Any]:

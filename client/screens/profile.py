@@ -51,6 +51,10 @@ def press(ui: UI, key: str, at: At) -> Keys:
     return ui, []
 
 
+def _dict(value: Any) -> dict[str, Any]:
+    return value if isinstance(value, dict) else {}
+
+
 def _number(value: Any) -> float | None:
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         return None
@@ -72,13 +76,12 @@ def _rate(value: Any) -> str:
 
 
 def _rows(state: RaceState, ratings: dict[str, Any], figures: dict[str, Any]) -> list[tuple[str, ...]]:
-    rows = []
+    rows: list[tuple[str, ...]] = []
     for variant in sorted(set(ratings) | set(figures)):
-        r, f = ratings.get(variant), figures.get(variant)
-        r = r if isinstance(r, dict) else {}
-        f = f if isinstance(f, dict) else {}
+        r, f = _dict(ratings.get(variant)), _dict(figures.get(variant))
         value, deviation = _number(r.get("value")), _number(r.get("deviation"))
-        rated, races, wins, best = num(r.get("races")), num(f.get("races")), num(f.get("wins")), num(f.get("best_ms"))
+        rated, races = num(r.get("races")), num(f.get("races"))
+        wins, best = num(f.get("wins")), num(f.get("best_ms"))
         rows.append((clean(variant_name(state.variants, str(variant)), 17),
                      f"{value:.2f}" if value is not None else "-",
                      f"{deviation:.2f}" if deviation is not None else "-",
@@ -102,11 +105,11 @@ def _dailies(last: Any) -> str:
 
 
 def _figures(profile: dict[str, Any], out: Out) -> None:
-    stats = profile.get("stats") if isinstance(profile.get("stats"), dict) else {}
-    streaks = profile.get("streaks") if isinstance(profile.get("streaks"), dict) else {}
+    stats = _dict(profile.get("stats"))
+    streaks = _dict(profile.get("streaks"))
     races, wins = num(stats.get("races")) or 0, num(stats.get("wins")) or 0
-    arenas = stats.get("arenas") if isinstance(stats.get("arenas"), dict) else {}
-    daily = stats.get("daily") if isinstance(stats.get("daily"), dict) else {}
+    arenas = _dict(stats.get("arenas"))
+    daily = _dict(stats.get("daily"))
     out.text(f"  races {races} \u00b7 wins {wins} ({_rate(stats.get('win_rate'))}) \u00b7 "
              f"games kept {num(stats.get('games')) or 0} \u00b7 arenas {num(arenas.get('played')) or 0} "
              f"({num(arenas.get('races')) or 0} races, {num(arenas.get('wins')) or 0} won)")
@@ -128,9 +131,9 @@ def draw(state: RaceState, ui: UI, out: Out, now: int) -> None:
     elif not profile.get("claimed"):
         out.text(f"  {name or 'this name'} is not claimed: no ratings, no streaks", "class:dim")
     else:
-        ratings = profile.get("ratings") if isinstance(profile.get("ratings"), dict) else {}
-        stats = profile.get("stats") if isinstance(profile.get("stats"), dict) else {}
-        figures = stats.get("variants") if isinstance(stats.get("variants"), dict) else {}
+        ratings = _dict(profile.get("ratings"))
+        stats = _dict(profile.get("stats"))
+        figures = _dict(stats.get("variants"))
         rows = _rows(state, ratings, figures)
         if not rows:
             out.text("  no race yet", "class:dim")
@@ -138,7 +141,8 @@ def draw(state: RaceState, ui: UI, out: Out, now: int) -> None:
             out.text(f"  {'variant':<18}{'rating':>7}{'dev':>6}{'rated':>6}{'won':>7}{'rate':>5}{'best':>6}"
                      "  last changes", "class:dim")
             for variant, value, deviation, rated, won, rate, best, trend in rows[:MAX_ROWS]:
-                out.text(f"  {variant:<18}{value:>7}{deviation:>6}{rated:>6}{won:>7}{rate:>5}{best:>6}  {trend}")
+                out.text(f"  {variant:<18}{value:>7}{deviation:>6}{rated:>6}{won:>7}{rate:>5}{best:>6}"
+                         f"  {trend}")
             if len(rows) > MAX_ROWS:
                 out.text(f"  and {len(rows) - MAX_ROWS} more variants", "class:dim")
         out.text()

@@ -113,8 +113,9 @@ def _results(state: RaceState, out: Out) -> None:
     rematch = () if is_solo(state) else ("m rematch", "n no rematch")
     won = any(isinstance(e, dict) and e.get("won") for e in (ranking if isinstance(ranking, list) else []))
     ghost = "g race the winner's ghost" if won else "g race the first place's ghost"
-    out.text(keys_line(*rematch, "b ratings", "s save the record", "v replay", ghost,
-                       "p your profile" if state.claimed else "", "l back to the lobby", "q quit"), "class:dim")
+    mine = "p your profile" if state.claimed else ""
+    out.text(keys_line(*rematch, "b ratings", "s save the record", "v replay", ghost, mine,
+                       "l back to the lobby", "q quit"), "class:dim")
 
 
 def _daily_results(state: RaceState, res: dict[str, Any], out: Out) -> None:
@@ -135,8 +136,8 @@ def _daily_results(state: RaceState, res: dict[str, Any], out: Out) -> None:
             out.text(" Streaks: " + " \u00b7 ".join(parts), "class:info")
     out.text()
     copy = "c copy the share line" if isinstance(share, str) and share else ""
-    out.text(keys_line(copy, "b today's board", "p your profile" if state.claimed else "", "l back to the lobby",
-                       "q quit"), "class:dim")
+    mine = "p your profile" if state.claimed else ""
+    out.text(keys_line(copy, "b today's board", mine, "l back to the lobby", "q quit"), "class:dim")
 
 
 def _rating_changes(state: RaceState, out: Out) -> None:

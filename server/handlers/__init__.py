@@ -17,8 +17,7 @@ from ..rooms import kept
 from ..rooms.play import play
 from ..rooms.player import Player
 from ..wire.protocol import ProtocolError
-from . import arena, bots, competition, ghost, identity, lobby, race, replay, results, solo, watch
-from . import history
+from . import arena, bots, competition, ghost, history, identity, lobby, race, replay, results, solo, watch
 
 Handler = Callable[[Player, dict[str, Any]], Awaitable[None]]
 

@@ -15,11 +15,11 @@ from collections import OrderedDict
 from typing import Final
 
 from ..game import engine
-from ..store import keys
-from ..wire.errors import StoreUnavailable
 from ..game.records import step
 from ..race.history import GameEntry
 from ..race.rows import RoomRow
+from ..store import keys
+from ..wire.errors import StoreUnavailable
 from ..wire.protocol import ProtocolError
 from . import ghost
 from .ghost import Ghost, timeline

@@ -24,8 +24,15 @@ from typing import Any, Final
 
 from redis.asyncio import Redis
 
-from ..race.history import CASUAL_KEPT_MS, DAILY_KEPT, GAMES_KEPT, GameEntry, daily_item, pack_entry, \
-    unpack_entry
+from ..race.history import (
+    CASUAL_KEPT_MS,
+    DAILY_KEPT,
+    GAMES_KEPT,
+    GameEntry,
+    daily_item,
+    pack_entry,
+    unpack_entry,
+)
 
 Guard = Callable[[Awaitable[Any]], Awaitable[Any]]
 
@@ -156,13 +163,15 @@ class HistoryStore:
         figures; the same game again changes nothing."""
         best = str(entry.time_ms) if entry.won and entry.mode != "solo" and entry.time_ms else ""
         daily = json.dumps(daily_item(entry)) if entry.mode == "daily" else ""
-        args = [entry.code, entry.at, pack_entry(entry), int(entry.ranked), self.kept, self.casual_ms, now,
-                entry.mode, entry.variant, int(entry.race_win), best, entry.arena or "", daily, DAILY_KEPT]
+        args: list[str | int | bytes] = [
+            entry.code, entry.at, pack_entry(entry), int(entry.ranked), self.kept, self.casual_ms, now,
+            entry.mode, entry.variant, int(entry.race_win), best, entry.arena or "", daily, DAILY_KEPT]
         return int(await self._guard(self._record(keys=history_keys(name), args=args)))
 
     async def page(self, name: str, offset: int, limit: int, now: int) -> tuple[list[GameEntry], int]:
         """The name's games newest first, from ``offset``, and how many it has."""
-        raw = await self._guard(self._page(keys=history_keys(name), args=[offset, limit, now, self.casual_ms]))
+        raw = await self._guard(self._page(keys=history_keys(name),
+                                           args=[offset, limit, now, self.casual_ms]))
         return [unpack_entry(bytes(e)) for e in raw[1:] if e], int(raw[0])
 
     async def game(self, name: str, code: str, now: int) -> GameEntry | None:

@@ -5,6 +5,7 @@ replayed or raced as a ghost after the room itself has expired."""
 from __future__ import annotations
 
 import asyncio
+from typing import Any
 
 import redis.asyncio as aioredis
 
@@ -22,7 +23,8 @@ async def claimed(url: str, name: str) -> Bot:
     return bot
 
 
-async def raced(app: RaceServer, names: list[str], private: bool = True) -> tuple[list[Bot], str, dict]:
+async def raced(app: RaceServer, names: list[str],
+                private: bool = True) -> tuple[list[Bot], str, dict[str, Any]]:
     url = ws_url(app)
     bots = [await claimed(url, n) for n in names]
     await bots[0].send({"t": "create", "variant": "four-seasons", "players": len(bots), "private": private})
@@ -38,8 +40,19 @@ async def raced(app: RaceServer, names: list[str], private: bool = True) -> tupl
         await bots[0].move(bots[0].choose() or "draw")
     await asyncio.gather(*(play_out(b, 0) for b in bots))
     results = (await asyncio.gather(*(results_of(b) for b in bots)))[0]
-    await app.service.competition.history.drain()
+    await written(app, code, names)
     return bots, code, results
+
+
+async def written(app: RaceServer, code: str, names: list[str]) -> None:
+    """Wait for the race's history writes: they follow the results, in the background."""
+    history = app.service.competition.history
+    for _ in range(200):
+        await history.drain()
+        if None not in [await history.game(n, code) for n in names]:
+            return
+        await asyncio.sleep(0.01)
+    raise AssertionError(f"the history of {code} was not written")
 
 
 async def expire(rdb: aioredis.Redis, code: str) -> None:
@@ -80,7 +93,10 @@ async def test_a_kept_game_is_replayed_and_raced_after_its_room_expired(
         live = await bob.expect("replay")
         await expire(rdb, code)
         await bob.send({"t": "replay", "code": code, "player": 1})
-        assert (await bob.expect("error"))["code"] == "no_room"
+        try:
+            assert (await bob.expect("error", timeout=3))["code"] == "no_room"
+        except TimeoutError:
+            raise AssertionError(bob.inbox[-5:]) from None
         await bob.send({"t": "game_replay", "name": "ann", "code": code.lower(), "index": 4})
         kept = await bob.expect("replay")
         assert kept["view"] == live["view"] and kept["total"] == live["total"] and kept["name"] == "ann"

@@ -18,7 +18,7 @@ def finished(**kw: Any) -> RoomRow:
     return RoomRow("ABCDEF", "four-seasons", "24", 4, 2, False, "finished", 0, 120_000, players, **kw)
 
 
-RESULTS = {"ranking": [
+RESULTS: dict[str, Any] = {"ranking": [
     {"place": 1, "player": 1, "name": "Ann", "won": True, "status": "won", "time_ms": 61_000,
      "foundation_cards": 52, "total_cards": 52, "moves": 90},
     {"place": 2, "player": 3, "name": "Bot", "won": False, "status": "timed_out", "time_ms": 9_000,
@@ -60,8 +60,9 @@ def test_a_ranked_daily_and_its_item() -> None:
     results = {"ranking": RESULTS["ranking"][:1], "ranked": True}
     (entry,) = entries_of(room, results, LOGS, 5, None)
     assert entry.ranked and entry.mode == "daily" and not entry.race_win  # a daily is no race
-    assert daily_item(entry) == {"date": "2026-12-01", "variant": "four-seasons", "won": True, "ranked": True,
-                                 "foundation_cards": 52, "total_cards": 52, "time_ms": 61_000, "code": "ABCDEF"}
+    assert daily_item(entry) == {"date": "2026-12-01", "variant": "four-seasons", "won": True,
+                                 "ranked": True, "foundation_cards": 52, "total_cards": 52,
+                                 "time_ms": 61_000, "code": "ABCDEF"}
 
 
 def test_an_entry_packs_small_and_reads_back_whole() -> None:
@@ -76,7 +77,10 @@ def test_an_entry_packs_small_and_reads_back_whole() -> None:
     assert "deal" not in summary and "log" not in summary and summary["rating_after"] == 2.25
 
 
-@pytest.mark.parametrize("junk", [b"", b"\x02abc", b"\x01not zlib", b"\x01" + b"x\x9c\x03\x00\x00\x00\x00\x01"])
+EMPTY_ZLIB = b"x\x9c\x03\x00\x00\x00\x00\x01"  # zlib of nothing: no msgpack in it
+
+
+@pytest.mark.parametrize("junk", [b"", b"\x02abc", b"\x01not zlib", b"\x01" + EMPTY_ZLIB])
 def test_anything_else_is_refused(junk: bytes) -> None:
     with pytest.raises(ValueError):
         unpack_entry(junk)
