@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..game.variants import get_rules
 from ..rooms import ghost, kept
 from ..rooms.player import Player, clean_name
 from ..rooms.replays import replay_message
@@ -25,6 +26,7 @@ async def on_game_replay(player: Player, msg: dict[str, Any]) -> None:
     game = await kept.replayed(name, entry)
     out = replay_message(room, entry.n, game, msg.get("index", 0))
     out["name"] = name
+    out["layout"] = get_rules(entry.variant).layout()  # no room message brings it: the room is gone
     player.send(out)
 
 

@@ -226,7 +226,8 @@ SERVER_MESSAGES: Final[dict[str, str]] = {
                "arenas{played, races, wins}} for a claimed name",
     "replay": "code, player, index, total (entries in the record), move and ms (the entry that led "
               "here, null at 0), view{...}: that player's view after index entries of its record; "
-              "name too when it answers game_replay (a kept game of that name)",
+              "name and layout{rows, piles, gap} too when it answers game_replay (a kept game of "
+              "that name, drawn without its room)",
     "ghost": "code (the ghost race's room), player (the ghost's number there), name, source, "
              "source_player, moves: the recorded run raced as a ghost; its progress follows",
     "arenas": "arenas[{id, name, variant, phase (upcoming, running, closing, finished), starts_at, "

@@ -4,7 +4,8 @@
 // rate, best times, daily results, arenas), and the closed seasons a board can
 // show (the read API's /api/v1/seasons, on the page's own origin).
 import type { App } from "./app";
-import { clock, h } from "./dom";
+import { drawBoard } from "./board";
+import { button, clock, h } from "./dom";
 import type { Dict } from "./state";
 import { int, list, obj } from "./wire";
 
@@ -110,4 +111,76 @@ export function closedSeasons(app: App): string[] {
 /** Test seam: forget the seasons fetched (a new server, a new page). */
 export function forgetSeasons(): void {
   closed = null;
+}
+
+export const GAMES_SHOWN = 20;
+
+/** Ask for a name's kept games (with its profile). */
+export function askGames(app: App, name: string): void {
+  app.state.kept = null;
+  app.send({ t: "games", name, limit: GAMES_SHOWN });
+}
+
+function keptStep(app: App, index: number): void {
+  const k = app.state.kept;
+  if (!k) return;
+  app.send({ t: "game_replay", name: String(k.name), code: String(k.code), index: Math.max(0, index) });
+}
+
+/** The kept game under replay: its board at a move, and the buttons that step through it. */
+function keptReplay(app: App, kept: Dict): HTMLElement {
+  const index = int(kept.index) ?? 0;
+  const total = int(kept.total) ?? 0;
+  const el = h("section", { class: "replay", "aria-label": "a kept game's replay" },
+    h("h3", {}, `Replay · game ${String(kept.code)} · move ${index} of ${total}`),
+    h("p", { "aria-live": "polite" }, kept.move ? `last: ${String(kept.move)} at ${clock(int(kept.ms) ?? 0)}` : "the deal"));
+  const view = obj(kept.view);
+  if (view) el.append(drawBoard(view, kept.layout, { pending: null, onPile: null }));
+  el.append(h("div", { class: "actions" },
+    button("Start", () => keptStep(app, 0), { "data-focus": "k-start" }),
+    button("Back", () => keptStep(app, index - 1), { "data-focus": "k-back" }),
+    button("Forward", () => keptStep(app, index + 1), { "data-focus": "k-next" }),
+    button("End", () => keptStep(app, 1 << 30), { "data-focus": "k-end" }),
+    button("Close the replay", () => { app.state.kept = null; app.draw(); }, { "data-focus": "k-close" })));
+  return el;
+}
+
+function outcome(g: Dict): string {
+  if (g.won === true) return int(g.time_ms) !== null ? `won in ${clock(int(g.time_ms)!)}` : "won";
+  return `${String(g.foundation_cards ?? 0)}/${String(g.total_cards ?? 0)} cards, ${String(g.status ?? "")}`;
+}
+
+/** A name's kept games, newest first: each opens as a replay or a ghost race. */
+export function gamesSection(app: App, name: string): HTMLElement[] {
+  const page = app.state.games;
+  if (!page || String(page.name ?? "").toLowerCase() !== name.toLowerCase()) return [h("p", {}, "asking for the games…")];
+  const games = list(page.games).map(obj).filter((g): g is Dict => g !== null);
+  const out: HTMLElement[] = [h("h3", {}, `Games kept · ${String(page.total ?? 0)}`)];
+  if (!games.length) {
+    out.push(h("p", {}, "No game kept yet."));
+    return out;
+  }
+  out.push(h("table", { class: "games" }, h("caption", {}, "the newest games · a replay or a ghost race opens any of them"),
+    h("thead", {}, h("tr", {}, ...["ended (UTC)", "variant", "kind", "place", "outcome", "rating", ""]
+      .map((c) => h("th", { scope: "col" }, c)))),
+    h("tbody", {}, ...games.map((g) => {
+      const code = String(g.code ?? "");
+      const players = list(g.players);
+      const before = g.rating_before;
+      const after = g.rating_after;
+      const change = typeof before === "number" && typeof after === "number"
+        ? `${after - before >= 0 ? "+" : ""}${(after - before).toFixed(2)}` : "";
+      return h("tr", { "data-game": code },
+        h("td", {}, new Date(int(g.at) ?? 0).toISOString().slice(0, 16).replace("T", " ")),
+        h("td", {}, app.state.variantName(g.variant)), h("td", {}, String(g.mode ?? "")),
+        h("td", {}, players.length > 1 ? `${String(g.place ?? "")} of ${players.length}` : ""),
+        h("td", {}, outcome(g)), h("td", {}, change),
+        h("td", {}, button("Replay", () => app.send({ t: "game_replay", name, code, index: 0 }),
+          { "data-focus": `replay-${code}`, "aria-label": `replay game ${code}` }), " ",
+        button("Race as a ghost", () => app.send({ t: "game_ghost", name, code }),
+          { "data-focus": `ghost-${code}`, "aria-label": `race game ${code} as a ghost` })));
+    }))));
+  const kept = app.state.kept;
+  if (kept && String(kept.name ?? "").toLowerCase() === name.toLowerCase()) out.push(keptReplay(app, kept));
+  return out;
 }

@@ -5,7 +5,7 @@
 import type { App, Screen } from "./app";
 import { button, clock, h } from "./dom";
 import type { Dict } from "./state";
-import { closedSeasons, curveChart, figures } from "./history";
+import { askGames, closedSeasons, curveChart, figures, gamesSection } from "./history";
 import { type Msg, int, list, obj, str } from "./wire";
 
 export const BOARD_PAGE = 15;
@@ -28,6 +28,7 @@ export function askProfile(app: App, name: string): void {
   if (!name) return;
   app.ui = { ...app.ui, screen: "profile", profileOf: name, note: "" };
   app.send({ t: "profile", name });
+  askGames(app, name);
   app.draw();
 }
 
@@ -173,7 +174,7 @@ export function drawProfile(app: App, back: HTMLElement): HTMLElement[] {
           h("td", {}, Number(r.deviation ?? 0).toFixed(2)), h("td", {}, String(r.races ?? 0)),
           h("td", {}, curveChart(app.state.variantName(variant), r.curve, `curve-${i}`)))))));
     }
-    out.push(...figures(app, p));
+    out.push(...figures(app, p), ...gamesSection(app, who));
     const streaks = obj(p.streaks);
     if (streaks) {
       out.push(h("p", {}, `Daily streak: ${String(streaks.days ?? 0)} days (best ${String(streaks.best ?? 0)})`

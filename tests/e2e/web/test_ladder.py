@@ -223,6 +223,20 @@ def test_a_rated_race_shows_the_changes_then_its_board_and_a_profile(page: Page,
         assert chart[0] == "img" and chart[1].startswith("Simplicity: rating ") and chart[2] == 1, chart
         assert chart[1] in chart[3]
         assert page.js("return document.querySelector('[data-figures=totals]') !== null")
-        audit(page, "profile with a rating curve")
+        # the name's kept games (written after the results, in the background): one opens as a replay
+        listed = "return document.querySelector('tr[data-game]') !== null"
+        for _ in range(10):
+            wait(page.browser, lambda: "asking for the games" not in page.text(), 10, "the games list")
+            if page.js(listed):
+                break
+            page.js("document.activeElement.blur()")
+            page.key("\ue00c")  # back to the board, and the profile asked again
+            page.click(f'[data-focus="name-{theirs}"]')
+            page.wait_text(f"Profile · {theirs}")
+        code = page.js("return document.querySelector('tr[data-game]').dataset.game")
+        page.click(f'[data-focus="replay-{code}"]')
+        page.wait_text(f"Replay · game {code} · move 0 of ")
+        assert page.js("return document.querySelector('.replay .board') !== null")
+        audit(page, "profile with a rating curve, its games and a replay")
     finally:
         other.quit()
