@@ -3,7 +3,7 @@ write counted once, the keys living as long as the name, a claim's own history."
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from dataclasses import replace
 from typing import Any
 
@@ -13,14 +13,21 @@ from redis.asyncio import Redis
 from server.race.history import CASUAL_KEPT_MS, DAILY_KEPT, GameEntry
 from server.store.history import HistoryStore, history_keys
 from server.store.rooms import RoomStore
+from tests.support.redis_server import redis_url
 
 DAY_MS = 86_400_000
 NOW = 1_765_000_000_000
 
 
+@pytest.fixture(scope="module")
+def history_redis_url() -> Iterator[str]:
+    with redis_url() as url:  # a Redis of this module's own: each test starts it empty
+        yield url
+
+
 @pytest.fixture
-async def redis(redis_url_session: str) -> AsyncIterator[Redis]:
-    client = Redis.from_url(redis_url_session)
+async def redis(history_redis_url: str) -> AsyncIterator[Redis]:
+    client = Redis.from_url(history_redis_url)
     await client.flushdb()
     yield client
     await client.aclose()
