@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any, Final, NamedTuple
 from .friends import answered
 from .home import send_safe_home
 from .records import save_record
+from .screens.games import PAGE as GAMES_PAGE
 from .screens.replay import open_replay, racers
 from .ui import Command
 
@@ -103,6 +104,18 @@ async def _replay_with(d: Doer, c: Command) -> None:
 
 async def _replay_close(d: Doer, c: Command) -> None:
     d.session.state.replaying = None
+
+
+async def _games(d: Doer, c: Command) -> None:
+    await d.session.send({"t": "games", "name": c.arg, "offset": max(c.num, 0), "limit": GAMES_PAGE})
+
+
+async def _game_replay(d: Doer, c: Command) -> None:
+    await d.session.send({"t": "game_replay", "name": c.scope, "code": c.arg, "index": max(c.num, 0)})
+
+
+async def _game_ghost(d: Doer, c: Command) -> None:
+    await d.session.send({"t": "game_ghost", "name": c.scope, "code": c.arg})
 
 
 # -- arenas ----------------------------------------------------------------------------------
@@ -198,4 +211,7 @@ COMMANDS: Final[dict[str, Run]] = {
     "unblock": _sends("unblock", "name"),
     "challenge": _challenge,
     "challenge_answer": _answer,
+    "games": _games,  # arg: the name, num: the offset
+    "game_replay": _game_replay,  # arg: the game's code, num: the move index, scope: whose
+    "game_ghost": _game_ghost,  # arg: the game's code, scope: whose
 }

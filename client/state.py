@@ -91,6 +91,8 @@ class RaceState:
     seen_commitments: dict[str, str] = field(default_factory=dict)  # "DATE|VARIANT" -> first seen
     board: dict[str, Any] | None = None  # the last board page
     profile: dict[str, Any] | None = None  # the last ``profile`` answer (client/screens/profile.py)
+    games: dict[str, Any] | None = None  # the last ``games`` page (client/screens/games.py)
+    kept: dict[str, Any] | None = None  # a kept game's replay on screen (client/screens/kept.py)
     ratings_seen: dict[str, float] = field(default_factory=dict)  # casefolded name -> ordinal
     rating_changes: list[RatingChange] = field(default_factory=list)  # of the current results
     rematch_offer: dict[str, Any] | None = None  # who accepts a rematch of the current results
@@ -287,6 +289,9 @@ def _ghost(state: RaceState, msg: dict[str, Any]) -> None:
 
 
 def _replay(state: RaceState, msg: dict[str, Any]) -> None:
+    if "name" in msg:  # a kept game's (game_replay), from the lobby's games list
+        state.kept = dict(msg) if isinstance(msg.get("view"), dict) else state.kept
+        return
     on_screen = state.replaying
     if msg.get("code") == state.code and on_screen is not None and isinstance(msg.get("view"), dict):
         # the player compared with is the client's own choice: it stays
@@ -322,6 +327,10 @@ def _board(state: RaceState, msg: dict[str, Any]) -> None:
 
 def _profile(state: RaceState, msg: dict[str, Any]) -> None:
     state.profile = dict(msg)
+
+
+def _games(state: RaceState, msg: dict[str, Any]) -> None:
+    state.games = dict(msg)
 
 
 def _arenas(state: RaceState, msg: dict[str, Any]) -> None:
@@ -376,6 +385,7 @@ REDUCERS: Final[dict[str, Reducer]] = {
     "arenas": _arenas,
     "arena": _arena,
     "hint": _hint,
+    "games": _games,
     "error": _error,
     "reported": _reported,
     "pong": _clock_only,

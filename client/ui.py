@@ -101,7 +101,7 @@ def settle(ui: UI, mode: str = "") -> UI:
     Back in the lobby, a board or daily screen asked for on the way out (``b``
     after a daily's results) is kept.
     """
-    keep = mode == "lobby" and ui.menu in ("board", "daily", "arenas")
+    keep = mode == "lobby" and ui.menu in ("board", "daily", "arenas", "profile")
     return replace(ui, menu=ui.menu if keep else "main", cursor=0, pending=None, want_foundation=False,
                    confirm="", note="", text=None, text_purpose="", digits="")
 

@@ -21,7 +21,9 @@ from . import (
     daily,
     devices,
     friends,
+    games,
     help,
+    kept,
     line,
     lobby,
     picker,
@@ -55,12 +57,14 @@ SCREENS: Final[dict[str, ScreenDef]] = {
     "results": ScreenDef(results.press, results.draw),
     "replay": ScreenDef(replay.press, replay.draw),
     "help": ScreenDef(help.press, help.draw),
+    "games": ScreenDef(games.press, games.draw),
+    "kept": ScreenDef(kept.press, kept.draw),
 }
 
 # the lobby's screens by ``UI.menu`` (any other menu is the main one)
 LOBBY_MENUS: Final = {"main": "lobby", "pick": "pick", "daily": "daily", "boards": "boards",
                       "board": "board", "profile": "profile", "arenas": "arena", "devices": "devices",
-                      "friends": "friends"}
+                      "friends": "friends", "games": "games", "kept": "kept"}
 
 _ASCII: Final = str.maketrans({"\u00b7": "-", "\u2026": "...", "\u2500": "-", "\u00d7": "x",
                                "\u2588": "#", "\u2591": "-"})

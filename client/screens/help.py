@@ -209,7 +209,8 @@ HELP: Final = (
     "standing; after a race's results Esc comes back to it. l leaves the arena, r refreshes; "
     "finished arenas show their final standing.",
     "  Lobby: 5 today's challenge (a claimed name's first attempt of the day is ranked), "
-    "6 boards (n / p page; 4 a name's profile), 7 claim your name (its key is kept on this "
+    "6 boards (n / p page; 4 a name's profile: g its kept games, Enter replays one, g races it as "
+    "a ghost; p on a race's results opens your own), 7 claim your name (its key is kept on this "
     "computer; its recovery codes are shown once), d devices (a link code for a new device, "
     "revoke one, a new key, new recovery codes; as a guest: link this device to a name or "
     "recover one). After a daily: c copies the share line, b its board.",

@@ -3,7 +3,8 @@ daily's share line and streaks; and the keys after a race (pure).
 
 ``v`` replays the games (client/screens/replay.py), ``g`` races the winner as a
 ghost, ``s`` saves the player's record (client/records.py), ``m``/``n`` accept
-or decline a rematch, ``b`` opens a board, ``c`` copies a daily's share line.
+or decline a rematch, ``b`` opens a board, ``c`` copies a daily's share line,
+``p`` opens one's own profile (a claimed name's, with its kept games).
 """
 
 from __future__ import annotations
@@ -49,6 +50,8 @@ def press(ui: UI, key: str, at: At) -> Keys:
         return opened, [Command("leave"), *commands]
     if key == "!" and state.code and not is_solo(state):  # report a player of this race
         return replace(ui, text="", text_purpose="report_name", target=state.code, note=""), []
+    if key == "p" and state.name and state.claimed:  # one's own profile, with its kept games
+        return UI(menu="profile"), [Command("leave"), Command("profile", state.name)]
     if key in ("l", "escape"):
         return UI(), [Command("leave")]
     if key == "q":
@@ -113,7 +116,8 @@ def _results(state: RaceState, out: Out) -> None:
     report = () if is_solo(state) else ("! report a player",)
     won = any(isinstance(e, dict) and e.get("won") for e in (ranking if isinstance(ranking, list) else []))
     ghost = "g race the winner's ghost" if won else "g race the first place's ghost"
-    out.text(keys_line(*rematch, "b ratings", "s save the record", "v replay", ghost, *report,
+    mine = "p your profile" if state.claimed else ""
+    out.text(keys_line(*rematch, "b ratings", "s save the record", "v replay", ghost, *report, mine,
                        "l back to the lobby", "q quit"), "class:dim")
 
 
@@ -135,7 +139,8 @@ def _daily_results(state: RaceState, res: dict[str, Any], out: Out) -> None:
             out.text(" Streaks: " + " \u00b7 ".join(parts), "class:info")
     out.text()
     copy = "c copy the share line" if isinstance(share, str) and share else ""
-    out.text(keys_line(copy, "b today's board", "l back to the lobby", "q quit"), "class:dim")
+    mine = "p your profile" if state.claimed else ""
+    out.text(keys_line(copy, "b today's board", mine, "l back to the lobby", "q quit"), "class:dim")
 
 
 def _rating_changes(state: RaceState, out: Out) -> None:

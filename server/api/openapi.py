@@ -53,6 +53,16 @@ RANKING: Final = obj({"place": NAT, "player": NAT, "name": STR, "won": BOOL, "st
 ARENA_LINE: Final = obj({"rank": NAT, "name": STR, "points": NAT, "races": NAT, "wins": NAT,
                          "fire": BOOL, "claimed": BOOL})
 ARENA_PHASE: Final = {"enum": ["upcoming", "running", "closing", "finished"]}
+RATE: Final = nullable({"type": "number", "minimum": 0, "maximum": 1})
+PROFILE_STATS: Final = obj({  # a claimed name's figures (docs/design/history.md)
+    "races": NAT, "wins": NAT, "win_rate": RATE, "games": NAT,
+    "played": obj({m: NAT for m in ("race", "arena", "daily", "ghost", "solo")}),
+    "variants": {"type": "object", "additionalProperties": obj(
+        {"races": NAT, "wins": NAT, "win_rate": RATE, "best_ms": nullable(NAT), "best_code": nullable(STR)})},
+    "daily": obj({"played": NAT, "won": NAT, "last": {"type": "array", "items": obj(
+        {"date": DATE, "variant": STR, "won": BOOL, "ranked": BOOL, "foundation_cards": NAT,
+         "total_cards": NAT, "time_ms": nullable(NAT), "code": STR})}}),
+    "arenas": obj({"played": NAT, "races": NAT, "wins": NAT})})
 
 SCHEMAS: Final[dict[str, Any]] = {
     "Error": obj({"code": STR, "message": STR}),
@@ -84,7 +94,8 @@ SCHEMAS: Final[dict[str, Any]] = {
                                                               "maxItems": 2,
                                                               "items": {"type": "number"}}}})},
                     "streaks": nullable(obj({"days": NAT, "best": NAT, "wins": NAT}))},
-                   {"bot": BOOL}),
+                   {"bot": BOOL, "stats": ref("ProfileStats")}),
+    "ProfileStats": PROFILE_STATS,
     "Room": obj({"code": STR, "variant": STR, "deal": STR, "deal_version": STR,
                  "daily": nullable(DATE), "arena": nullable(STR),
                  "ranking": {"type": "array", "items": RANKING}},
@@ -201,8 +212,8 @@ PATHS: Final[dict[str, Any]] = {
         "a page of a day's daily board", "DailyBoard", [VARIANT, DATE_P, OFFSET_Q, LIMIT_Q],
         not_found="no such variant"),
     "/api/v1/profiles/{name}": get(
-        "a name's ratings per variant with their curves, and its streaks (claimed false: "
-        "nobody holds the name)", "Profile", [NAME_P]),
+        "a name's ratings per variant with their curves, its streaks and its figures (claimed "
+        "false: nobody holds the name)", "Profile", [NAME_P]),
     "/api/v1/rooms/{code}": get(
         "a finished race's results with its deal", "Room", [CODE_P],
         not_found="no room has the code (no_room; the address then waits before its next code)",

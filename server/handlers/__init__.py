@@ -13,11 +13,12 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from ..rooms import ghost as ghost_race
+from ..rooms import kept
 from ..rooms.play import play
 from ..rooms.player import Player
 from ..wire.protocol import ProtocolError
-from . import (arena, botaccount, bots, competition, friends, ghost, identity, lobby, race, replay, report,
-               results, solo, watch)
+from . import (arena, botaccount, bots, competition, friends, ghost, history, identity, lobby, race, replay,
+               report, results, solo, watch)
 
 Handler = Callable[[Player, dict[str, Any]], Awaitable[None]]
 
@@ -25,7 +26,7 @@ HANDLERS: dict[str, Handler] = {
     **lobby.HANDLERS, **race.HANDLERS, **results.HANDLERS, **competition.HANDLERS,
     **solo.HANDLERS, **watch.HANDLERS, **replay.HANDLERS, **ghost.HANDLERS, **bots.HANDLERS,
     **arena.HANDLERS, **identity.HANDLERS, **report.HANDLERS, **botaccount.HANDLERS,
-    **friends.HANDLERS,
+    **friends.HANDLERS, **history.HANDLERS,
 }
 
 
@@ -46,4 +47,5 @@ async def dispatch(player: Player, msg: dict[str, Any]) -> None:
     await friends.arrived(player, kind)  # signed in by this message: online, and its notices
     if kind == "hello" and player.code is not None:
         await ghost_race.resume(player)  # a ghost race resumed: its ghost again
+        await kept.resume(player)  # ... or of a kept game whose room has expired
 

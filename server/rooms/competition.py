@@ -32,6 +32,7 @@ from ..store.resultlog import LogStore
 from ..store.rooms import RoomStore
 from .botaccounts import BotAccounts
 from .fairplay import FairPlay
+from .history import GameHistory
 from .identity import Identity
 from .ladder import NEIGHBOURS, Ladder
 from .resultlog import ResultLog
@@ -93,6 +94,7 @@ class Competition:
         self.fairplay = FairPlay(rooms, FairPlayStore(rooms.redis, rooms))
         self.results_log = ResultLog(LogStore(boards.redis, boards.guard), rooms, clock)
         self.bot_accounts = BotAccounts(BotAccountStore(boards.redis, boards.guard))
+        self.history = GameHistory(boards.redis, rooms, clock)  # each claimed name's finished games
         self.secret = secret.encode()
         self.clock = clock
         self.solve_budget = solve_budget
@@ -198,7 +200,7 @@ class Competition:
         return await self.boards.board_page(date, variant, offset, limit, total_cards)
 
     async def profile(self, name: str) -> dict[str, Any]:
-        """A name's ratings per variant with their curves, and its streaks."""
+        """A name's ratings per variant with their curves, its streaks and its figures."""
         (row,) = await self.boards.ratings.rows([name])
         out: dict[str, Any] = {"t": "profile", "name": row.get("name", name), "claimed": "key" in row,
                                "ratings": {}, "streaks": None}
@@ -213,6 +215,7 @@ class Competition:
                                        "curve": curves.get(variant, [])}
         out["streaks"] = {"days": int(row.get("streak_days") or 0), "best": int(row.get("streak_best") or 0),
                           "wins": int(row.get("win_streak") or 0)}
+        out["stats"] = await self.history.figures(name)
         return out
 
     async def daily_near(self, date: str, variant: str, name: str,

@@ -123,6 +123,7 @@ class RoomService:
             task.cancel()
         await self.hub.stop()
         await self.competition.ladder.close()
+        await self.competition.history.close()
         self.competition.close()
         self.dead_worker.close()
         self.store.close()
@@ -343,6 +344,7 @@ class RoomService:
         except StoreUnavailable:
             # the room stays whole (larger, as correct) until it expires
             log.warning("a finished room could not be compacted", extra={"room": code})
+        self.competition.history.record_soon(room, results)  # in the background, from the stored logs
         return True
 
     # -- rematch ---------------------------------------------------------------------

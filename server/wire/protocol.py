@@ -99,6 +99,7 @@ ERROR_CODES: Final[dict[str, str]] = {
     "list_full": "a list is as long as it may be (names followed, a name's followers, names blocked, "
                  "challenges waiting): remove one first, or try later",
     "no_challenge": "no challenge from that name is waiting for you (answered, withdrawn or lapsed)",
+    "no_game": "that name's history holds no game with that code (or it has lapsed)",
 }
 
 
@@ -179,6 +180,11 @@ CLIENT_MESSAGES: Final[dict[str, dict[str, Field]]] = {
     "unblock": {"name": Field(str, max_len=MAX_NAME_CHARS)},
     "challenge": {"name": Field(str, max_len=MAX_NAME_CHARS), "variant": Field(str, max_len=64)},
     "challenge_answer": {"name": Field(str, max_len=MAX_NAME_CHARS), "accept": Field(bool, False)},
+    "games": {"name": Field(str, max_len=MAX_NAME_CHARS), "offset": Field(int, False, 0, 500),
+              "limit": Field(int, False, 1, 50)},
+    "game_replay": {"name": Field(str, max_len=MAX_NAME_CHARS), "code": Field(str, max_len=16),
+                    "index": Field(int, False, 0, 2**31)},
+    "game_ghost": {"name": Field(str, max_len=MAX_NAME_CHARS), "code": Field(str, max_len=16)},
 }
 
 # The move's limits, for decode_client's inline check (a test holds them to the table)
@@ -238,9 +244,14 @@ SERVER_MESSAGES: Final[dict[str, str]] = {
     "profile": "name, claimed, ratings{VARIANT: {value, deviation, races, provisional, "
                "curve[[at, value], ...] (the newest 50 changes, oldest first)}}, streaks{days, best, "
                "wins}, bot (a claimed name's: a bot account): a name's ratings per variant and their "
-               "curve (no error for an unknown name: claimed false, nothing else)",
+               "curve (no error for an unknown name: claimed false, nothing else); stats{races, wins, "
+               "win_rate, games, played{MODE: n}, variants{VARIANT: {races, wins, win_rate, best_ms, "
+               "best_code}}, daily{played, won, last[{date, variant, won, ranked, foundation_cards, "
+               "total_cards, time_ms, code}]}, arenas{played, races, wins}} for a claimed name",
     "replay": "code, player, index, total (entries in the record), move and ms (the entry that led "
-              "here, null at 0), view{...}: that player's view after index entries of its record",
+              "here, null at 0), view{...}: that player's view after index entries of its record; "
+              "name and layout{rows, piles, gap} too when it answers game_replay (a kept game of "
+              "that name, drawn without its room)",
     "ghost": "code (the ghost race's room), player (the ghost's number there), name, source, "
              "source_player, moves: the recorded run raced as a ghost; its progress follows",
     "arenas": "arenas[{id, name, variant, phase (upcoming, running, closing, finished), starts_at, "
@@ -265,6 +276,11 @@ SERVER_MESSAGES: Final[dict[str, str]] = {
               "the room kept for the two of you; you are moved into it unless your race holds you), "
               "friend_online (name), arena_soon (id, name, starts_at: an arena you joined starts "
               "within a minute), season_ending (season, ends_at: within a day)",
+    "games": "name, offset, total (games kept), games[{code, at, variant, mode (race, arena, daily, "
+             "ghost, solo), private, daily, arena, player, players[] (shown names, in finishing "
+             "order), place, won, status, foundation_cards, total_cards, time_ms, moves, ranked, "
+             "rating_before, rating_after}]: a page of a name's kept games, newest first (never a "
+             "deal or a move: game_replay and game_ghost open one)",
 }
 
 

@@ -5,19 +5,21 @@
 import type { App, Screen } from "./app";
 import { button, clock, h } from "./dom";
 import type { Dict } from "./state";
+import { askGames, closedSeasons, curveChart, figures, gamesSection } from "./history";
 import { type Msg, int, list, obj, str } from "./wire";
 
 export const BOARD_PAGE = 15;
 
-/** The board on screen: what was asked, asked again when the server says it changed. */
-export type BoardAsk = { kind: string; variant: string; offset: number; season: boolean; near: boolean };
+/** The board on screen: what was asked, asked again when the server says it changed
+ * (``past``: a closed season's id, shown instead of the one under way). */
+export type BoardAsk = { kind: string; variant: string; offset: number; season: boolean; near: boolean; past?: string };
 
 export function askBoard(app: App, ask: BoardAsk): void {
   app.ui = { ...app.ui, screen: "board", board: ask, note: "" };
   const msg: Msg = { t: "board", kind: ask.kind, variant: ask.variant, limit: BOARD_PAGE };
   if (ask.near) msg.near = true;
   else if (ask.offset) msg.offset = ask.offset;
-  if (ask.season && ask.kind !== "daily") msg.season = "current";
+  if (ask.season && ask.kind !== "daily") msg.season = ask.past || "current";
   app.send(msg);
   app.draw();
 }
@@ -26,6 +28,7 @@ export function askProfile(app: App, name: string): void {
   if (!name) return;
   app.ui = { ...app.ui, screen: "profile", profileOf: name, note: "" };
   app.send({ t: "profile", name });
+  askGames(app, name);
   app.draw();
 }
 
@@ -36,6 +39,7 @@ function shownBoard(app: App): Dict | null {
   if (!b || !ask || b.kind !== ask.kind || b.variant !== ask.variant) return null;
   if (ask.near !== (str(b.near) !== null)) return null;
   if (ask.kind !== "daily" && ask.season !== (str(b.season) !== null)) return null;
+  if (ask.kind !== "daily" && ask.past && str(b.season) !== ask.past) return null;
   if (!ask.near && (int(b.offset) ?? 0) !== ask.offset) return null;
   return b;
 }
@@ -48,7 +52,7 @@ export function boardKey(app: App, key: string): boolean {
   if (!ask) return false;
   const total = int(shownBoard(app)?.total);
   if ((key === "s" || key === "m") && LADDER.has(ask.kind)) {
-    askBoard(app, key === "s" ? { ...ask, season: !ask.season, offset: 0 } : { ...ask, near: !ask.near, offset: 0 });
+    askBoard(app, key === "s" ? { ...ask, season: !ask.season, past: "", offset: 0 } : { ...ask, near: !ask.near, offset: 0 });
   } else if (key === "n" && !ask.near) {
     if (total !== null && ask.offset + BOARD_PAGE >= total) note(app, "this is the last page");
     else askBoard(app, { ...ask, offset: ask.offset + BOARD_PAGE });
@@ -72,7 +76,7 @@ function title(app: App, ask: BoardAsk, board: Dict | null): string {
   const name = app.state.variantName(ask.variant);
   if (ask.kind === "daily") return `Today's board · ${name}${board?.date ? ` · ${String(board.date)}` : ""}`;
   const season = str(board?.season);
-  const when = season ? `season ${season}` : ask.season ? "this season" : "all time";
+  const when = ask.past ? `season ${ask.past} (closed)` : season ? `season ${season}` : ask.season ? "this season" : "all time";
   return `${ask.kind === "rating" ? "Ratings" : "Daily wins"} · ${name} · ${when}`;
 }
 
@@ -125,6 +129,8 @@ export function drawBoard(app: App, back: HTMLElement): HTMLElement[] {
       { "data-focus": "board-season", "aria-keyshortcuts": "s" }), " ",
     button(ask.near ? "Pages (m)" : "Around me (m)", () => boardKey(app, "m"),
       { "data-focus": "board-near", "aria-keyshortcuts": "m" }), " ");
+    const past = closedSeasons(app);
+    if (past.length) controls.append(seasonPicker(app, ask, past), " ");
   }
   if (!ask.near && (ask.offset > 0 || (total !== null && total > ask.offset + BOARD_PAGE))) {
     controls.append(button("Previous page (p)", () => boardKey(app, "p"), { "data-focus": "board-prev" }), " ",
@@ -135,13 +141,16 @@ export function drawBoard(app: App, back: HTMLElement): HTMLElement[] {
   return out;
 }
 
-/** A rating's curve in words: where it started, where it is, over how many changes. */
-function trend(curve: unknown[]): string {
-  const values = curve.map((p) => Number(list(p)[1])).filter((v) => Number.isFinite(v));
-  if (values.length < 2) return "";
-  const first = values[0]!;
-  const last = values[values.length - 1]!;
-  return `${first.toFixed(2)} → ${last.toFixed(2)} over the last ${values.length} changes`;
+/** A closed season's board: a list of the seasons kept, by their first day. */
+function seasonPicker(app: App, ask: BoardAsk, past: string[]): HTMLElement {
+  const select = h("select", { id: "board-past", "data-focus": "board-past",
+    onchange: (event: Event) => {
+      const chosen = (event.target as HTMLSelectElement).value;
+      askBoard(app, { ...ask, season: chosen !== "" || ask.season, past: chosen, offset: 0, near: false });
+    } },
+  h("option", { value: "", selected: !ask.past }, ask.season ? "this season" : "all time"),
+  ...past.map((id) => h("option", { value: id, selected: ask.past === id }, `season ${id}`)));
+  return h("span", {}, h("label", { for: "board-past" }, "Closed season: "), select);
 }
 
 export function drawProfile(app: App, back: HTMLElement): HTMLElement[] {
@@ -157,14 +166,15 @@ export function drawProfile(app: App, back: HTMLElement): HTMLElement[] {
     if (!ratings.length) out.push(h("p", {}, "No rated race yet: ratings come from races between claimed names."));
     else {
       out.push(h("table", {}, h("caption", {}, "ratings per variant · ? provisional: fewer than 10 rated races"),
-        h("thead", {}, h("tr", {}, ...["variant", "rating", "deviation", "races", "trend"]
+        h("thead", {}, h("tr", {}, ...["variant", "rating", "deviation", "races", "curve"]
           .map((c) => h("th", { scope: "col" }, c)))),
-        h("tbody", {}, ...ratings.map(([variant, r]) => h("tr", {},
+        h("tbody", {}, ...ratings.map(([variant, r], i) => h("tr", {},
           h("td", {}, app.state.variantName(variant)),
           h("td", {}, `${Number(r.value ?? 0).toFixed(2)}${r.provisional === true ? " ?" : ""}`),
           h("td", {}, Number(r.deviation ?? 0).toFixed(2)), h("td", {}, String(r.races ?? 0)),
-          h("td", {}, trend(list(r.curve))))))));
+          h("td", {}, curveChart(app.state.variantName(variant), r.curve, `curve-${i}`)))))));
     }
+    out.push(...figures(app, p), ...gamesSection(app, who));
     const streaks = obj(p.streaks);
     if (streaks) {
       out.push(h("p", {}, `Daily streak: ${String(streaks.days ?? 0)} days (best ${String(streaks.best ?? 0)})`

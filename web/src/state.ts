@@ -30,6 +30,8 @@ export class State {
   board: Dict | null = null;
   queued: Dict | null = null; // waiting to be paired for a quick race (with since: this page's clock)
   profile: Dict | null = null;
+  games: Dict | null = null; // the last page of a name's kept games (history.ts)
+  kept: Dict | null = null; // a kept game's replay on screen (a replay answer with its name)
   arenas: Dict[] = [];
   arena: Dict | null = null;
   arenaRejoin = "";
@@ -184,7 +186,8 @@ const REDUCERS: Record<string, Reducer> = {
     if (m.code === s.code) s.ghost = { ...m };
   },
   replay(s, m) {
-    if (m.code === s.code && obj(m.view)) s.replaying = { ...m, with: s.replaying?.with ?? null };
+    if (str(m.name) && obj(m.view)) s.kept = { ...m }; // a kept game's (game_replay)
+    else if (m.code === s.code && obj(m.view)) s.replaying = { ...m, with: s.replaying?.with ?? null };
   },
   rematch_offer(s, m) {
     if (m.code === s.code) s.rematchOffer = { ...m };
@@ -253,6 +256,9 @@ const REDUCERS: Record<string, Reducer> = {
   },
   profile(s, m) {
     s.profile = { ...m };
+  },
+  games(s, m) {
+    s.games = { ...m };
   },
   arenas(s, m) {
     s.arenas = list(m.arenas).map(obj).filter((a): a is Dict => a !== null);

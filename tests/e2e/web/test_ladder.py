@@ -99,6 +99,21 @@ def test_boards_of_a_variant_this_season_around_me_and_a_profile(page: Page) -> 
     page.js("document.activeElement.blur()")
     page.key("s")
     wait(page.browser, lambda: "Four Seasons · season 20" in page.text(), 10, "this season's board")
+    # a closed season (the server closed last month's at its start): picked from the list
+    listed = "return document.querySelectorAll('#board-past option').length"
+    wait(page.browser, lambda: page.js(listed) > 1, 10, "the closed seasons listed")
+    past = page.js("return document.querySelectorAll('#board-past option')[1].value")
+    page.js("const s = document.getElementById('board-past'); s.value = arguments[0];"
+            "s.dispatchEvent(new Event('change'))", past)
+    page.wait_text(f"Four Seasons · season {past} (closed)")
+    page.frames.collect()
+    asked = [m for m in page.frames.sent if m.get("t") == "board"][-1]
+    assert asked == {"t": "board", "kind": "rating", "variant": "four-seasons", "limit": 15, "season": past}
+    audit(page, "a closed season's board")
+    page.js("document.activeElement.blur()")
+    page.key("s", "s")  # all time, then the season under way again
+    wait(page.browser, lambda: "(closed)" not in page.text() and "· season 20" in page.text(), 10,
+         "this season's board")
     page.key("m")  # around my rank: a claimed name with no rated race is not on it
     page.wait_text("You are not on this board yet.")
     page.frames.collect()
@@ -201,5 +216,27 @@ def test_a_rated_race_shows_the_changes_then_its_board_and_a_profile(page: Page,
              "the profile's rating of the variant")
         row = page.js("return document.querySelector('.lobby tbody tr').innerText")
         assert row.split("\t")[:1] == ["Simplicity"] and "?" in row and "\t1\t" in row + "\t", row
+        # the rating's curve: an SVG chart named by its figures in words, shown under it too
+        chart = page.js("const s = document.querySelector('svg[data-curve]');"
+                        "return [s.getAttribute('role'), s.querySelector('title').textContent,"
+                        " s.querySelectorAll('circle').length, s.closest('figure').innerText]")
+        assert chart[0] == "img" and chart[1].startswith("Simplicity: rating ") and chart[2] == 1, chart
+        assert chart[1] in chart[3]
+        assert page.js("return document.querySelector('[data-figures=totals]') !== null")
+        # the name's kept games (written after the results, in the background): one opens as a replay
+        listed = "return document.querySelector('tr[data-game]') !== null"
+        for _ in range(10):
+            wait(page.browser, lambda: "asking for the games" not in page.text(), 10, "the games list")
+            if page.js(listed):
+                break
+            page.js("document.activeElement.blur()")
+            page.key("\ue00c")  # back to the board, and the profile asked again
+            page.click(f'[data-focus="name-{theirs}"]')
+            page.wait_text(f"Profile · {theirs}")
+        code = page.js("return document.querySelector('tr[data-game]').dataset.game")
+        page.click(f'[data-focus="replay-{code}"]')
+        page.wait_text(f"Replay · game {code} · move 0 of ")
+        assert page.js("return document.querySelector('.replay .board') !== null")
+        audit(page, "profile with a rating curve, its games and a replay")
     finally:
         other.quit()

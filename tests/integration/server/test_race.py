@@ -157,6 +157,8 @@ async def test_no_hidden_or_opponent_card_is_ever_sent(url: str) -> None:
             # the ladder's answers during a race: a profile, a page, a rank and its neighbours
             await bots[0].send({"t": "profile", "name": bots[1].name})
             await bots[0].expect("profile")
+            await bots[0].send({"t": "games", "name": bots[1].name})
+            await bots[0].expect("games")
             for ask in ({}, {"near": True, "season": "current"}):
                 await bots[1].send({"t": "board", "kind": "rating", "variant": variant, **ask})
                 await bots[1].expect("board")

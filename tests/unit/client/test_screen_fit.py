@@ -21,6 +21,7 @@ from client.text import text_lines, width_of
 from tests.support.samples import VIEWS
 from tests.support.serverdata import VARIANTS
 from tests.unit.client import test_devices as devices_state
+from tests.unit.client import test_history_screens as history_screens
 from tests.unit.client.test_competition import daily_results, in_daily_room, info, revealed
 from tests.unit.client.test_competition import lobby as lobby_state
 from tests.unit.client.test_screen import T0, racing
@@ -199,6 +200,9 @@ SCREENS: dict[str, Case] = {
     "devices, typing a recovery code": (lobby_state, UI(menu="devices", text="7KQ2-M9XD-4H7Q-2ZMB",
                                                         text_purpose="recover", target="x" * 24)),
     "help in a race": (lambda: race(VIEWS["corner-stones-play"]), UI(help=True)),
+    "profile with its figures": (lambda: history_screens.figures_state(), UI(menu="profile")),
+    "a name's games": (lambda: history_screens.games_state(), UI(menu="games", board_offset=12, cursor=3)),
+    "a kept game's replay": (lambda: history_screens.kept_state(), UI(menu="kept")),
 }
 for name, view in VIEWS.items():
     SCREENS[f"race {name}"] = (partial(race, view), UI())
