@@ -16,7 +16,7 @@ from ..rooms import ghost as ghost_race
 from ..rooms.play import play
 from ..rooms.player import Player
 from ..wire.protocol import ProtocolError
-from . import arena, bots, competition, ghost, identity, lobby, race, replay, results, solo, watch
+from . import analysis, arena, bots, competition, ghost, identity, lobby, race, replay, results, solo, watch
 
 Handler = Callable[[Player, dict[str, Any]], Awaitable[None]]
 
@@ -24,6 +24,7 @@ HANDLERS: dict[str, Handler] = {
     **lobby.HANDLERS, **race.HANDLERS, **results.HANDLERS, **competition.HANDLERS,
     **solo.HANDLERS, **watch.HANDLERS, **replay.HANDLERS, **ghost.HANDLERS, **bots.HANDLERS,
     **arena.HANDLERS, **identity.HANDLERS,
+    **analysis.HANDLERS,
 }
 
 

@@ -88,6 +88,8 @@ ERROR_CODES: Final[dict[str, str]] = {
     "no_device": "this name has no device key with that id",
     "too_many_devices": "the name has as many device keys as it may: revoke one first",
     "internal": "unexpected server error: nothing was changed",
+    "analysis_busy": "the server is analysing as many games as it may, or one for this connection "
+                     "already: ask again after retry_ms (or when that answer comes)",
 }
 
 
@@ -158,6 +160,7 @@ CLIENT_MESSAGES: Final[dict[str, dict[str, Field]]] = {
     "arena_join": {"id": Field(str, max_len=16)},
     "arena_leave": {},
     "arena_info": {"id": Field(str, max_len=16)},
+    "analyse": {"code": Field(str, False, max_len=16)},
 }
 
 # The move's limits, for decode_client's inline check (a test holds them to the table)
@@ -227,7 +230,13 @@ SERVER_MESSAGES: Final[dict[str, str]] = {
              "pushed to its members whenever it changes; a pairing moves you into a race "
              "(joined, room, view follow)",
     "hint": "v (the position it is for), result (won, lost or unknown), move (keeps the game "
-            "winnable; null unless won)",
+            "winnable; null unless won), why (what the move is for, read off the winning line; "
+            "null when the line shows nothing plain)",
+    "analysis": "code, variant, deal, budget (solver positions per game), deal_result (won, lost or "
+                "unknown), nodes, players[{player, result (won, lost_at, deal_lost, winnable_at_end or "
+                "undecided), moves, nodes, on_line, winnable_through, index, move, losing_entry, line[], "
+                "lost_from}], parted[{a, b, after}] and longest[] in a race: a finished room's "
+                "post-game analysis (docs/design/analysis.md)",
 }
 
 
