@@ -92,7 +92,8 @@ def why(state: State, line: tuple[str, ...]) -> str | None:
             if m.dst == first.src and at.piles[index[m.src]]:
                 filler = at.piles[index[m.src]][-m.n]
                 return f"this empties {first.src} for {card_text(filler)}, which goes there {_when(j)}"
-        return f"this empties {first.src}: a space the line uses later"
+        if any(parse(text).dst == first.src for text in line[1:]):
+            return f"this empties {first.src}: a space the line fills later"
     return None
 
 
