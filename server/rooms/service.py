@@ -29,8 +29,8 @@ from ..store.boards import BoardStore
 from ..store.rooms import RoomStore
 from ..wire.errors import StoreUnavailable
 from ..wire.protocol import encode
-from .competition import Competition
 from .analysisworker import AnalysisWorker
+from .competition import Competition
 from .deadwork import DeadSearchWorker, WorkerUnavailable
 from .hub import BOARDS_CHANNEL, Hub
 from .ports import Bots, Outbox, Queue

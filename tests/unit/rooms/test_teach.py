@@ -31,7 +31,8 @@ C = make_card
 
 def test_a_move_that_uncovers_a_card_going_home_next_says_so() -> None:
     state = table([C(2, HEARTS)], [[], [], [], []],
-                  [[C(12, CLUBS), C(9, HEARTS)], [C(10, SPADES)], [C(5, HEARTS)], [C(4, HEARTS)], [C(3, HEARTS)]])
+                  [[C(12, CLUBS), C(9, HEARTS)],
+                   [C(10, SPADES)], [C(5, HEARTS)], [C(4, HEARTS)], [C(3, HEARTS)]])
     assert why(state, ("t1-t2", "t1-f1")) == "this uncovers QC, which goes home next"
     # the same move with the line going elsewhere first says when
     assert why(state, ("t1-t2", "t4-t3", "t1-f1")) == "this uncovers QC, which goes home 2 moves later"
@@ -39,7 +40,8 @@ def test_a_move_that_uncovers_a_card_going_home_next_says_so() -> None:
 
 def test_a_card_freed_for_another_pile_is_named_with_its_target() -> None:
     state = table([C(2, HEARTS)], [[], [], [], []],
-                  [[C(8, CLUBS), C(9, HEARTS)], [C(10, SPADES)], [C(5, HEARTS)], [C(4, HEARTS)], [C(3, HEARTS)]])
+                  [[C(8, CLUBS), C(9, HEARTS)],
+                   [C(10, SPADES)], [C(5, HEARTS)], [C(4, HEARTS)], [C(3, HEARTS)]])
     assert why(state, ("t1-t2", "t1-t2")) == "this frees 8C, which goes to t2 next"
 
 
@@ -52,7 +54,8 @@ def test_the_last_card_of_a_suit_going_home_says_the_suit_is_done() -> None:
 
 def test_emptying_a_pile_names_the_card_the_line_puts_there() -> None:
     state = table([C(2, HEARTS)], [[], [], [], []],
-                  [[C(9, HEARTS)], [C(10, SPADES)], [C(5, HEARTS)], [C(4, HEARTS)], [C(3, HEARTS)]])
+                  [[C(9, HEARTS)],
+                   [C(10, SPADES)], [C(5, HEARTS)], [C(4, HEARTS)], [C(3, HEARTS)]])
     assert why(state, ("t1-t2", "t3-t1")) == "this empties t1 for 5H, which goes there next"
     assert why(state, ("t1-t2", "draw", "t3-t1")) == "this empties t1: a space the line fills later"
     assert why(state, ("t1-t2", "draw")) is None  # the space is never used: nothing to say
@@ -60,10 +63,12 @@ def test_emptying_a_pile_names_the_card_the_line_puts_there() -> None:
 
 def test_a_draw_and_a_move_with_nothing_plain_to_say() -> None:
     state = table([C(2, HEARTS)], [[], [], [], []],
-                  [[C(9, HEARTS)], [C(10, SPADES)], [C(5, HEARTS)], [C(4, HEARTS)], [C(3, HEARTS)]])
+                  [[C(9, HEARTS)],
+                   [C(10, SPADES)], [C(5, HEARTS)], [C(4, HEARTS)], [C(3, HEARTS)]])
     assert why(state, ("draw",)) == "nothing on the table helps yet: the winning line goes on from the stock"
     covered = table([C(2, HEARTS)], [[], [], [], []],
-                    [[C(5, HEARTS), C(9, HEARTS)], [C(10, SPADES)], [C(5, SPADES)], [C(4, HEARTS)], [C(3, HEARTS)]])
+                    [[C(5, HEARTS), C(9, HEARTS)],
+                     [C(10, SPADES)], [C(5, SPADES)], [C(4, HEARTS)], [C(3, HEARTS)]])
     assert why(covered, ("t1-t2", "t4-t3")) is None  # 5H is uncovered, but the line does not use it
     assert why(state, ()) is None
 
