@@ -128,7 +128,9 @@ def analyse_game(line: Standing, final_status: str, solver: Solver) -> dict[str,
         return out
     last = len(line.states) - 1
     start = solver.spent
-    lo, lo_line = -1, ()  # the furthest standing position known winnable, and a line from it
+    # the furthest standing position known winnable, and a winning line from it
+    no_line: tuple[str, ...] = ()
+    lo, lo_line = -1, no_line
     hi = last + 1  # the nearest standing position known lost
     if final_status == engine.DEAD:
         hi = last  # the server proved it: no card could reach a foundation any more
