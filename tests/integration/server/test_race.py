@@ -159,6 +159,9 @@ async def test_no_hidden_or_opponent_card_is_ever_sent(url: str) -> None:
             for ask in ({}, {"near": True, "season": "current"}):
                 await bots[1].send({"t": "board", "kind": "rating", "variant": variant, **ask})
                 await bots[1].expect("board")
+            # the post-game analysis names the stock's cards: refused during the race
+            await bots[2].send({"t": "analyse"})
+            await bots[2].expect("error", code="no_results")
             await asyncio.gather(*(play_out(b, 60) for b in bots))
             for bot in bots:
                 await results_of(bot)
