@@ -81,6 +81,12 @@ def results(ratings: bool) -> RaceState:
     return st
 
 
+def analysed(st: RaceState) -> RaceState:
+    from tests.unit.client.test_analysis import RACE_ANALYSIS
+    apply(st, RACE_ANALYSIS, T0)
+    return st
+
+
 def daily_info_state(claimed: bool, **changes: Any) -> RaceState:
     st = lobby_state(claimed)
     apply(st, info(revealed(**changes)), T0)
@@ -179,6 +185,7 @@ SCREENS: dict[str, Case] = {
                                                         text_purpose="recover", target="x" * 24)),
     "help in a race": (lambda: race(VIEWS["corner-stones-play"]), UI(help=True)),
 }
+SCREENS["results with an analysis"] = (lambda: analysed(results(True)), UI())
 for name, view in VIEWS.items():
     SCREENS[f"race {name}"] = (partial(race, view), UI())
     SCREENS[f"race {name}, long piles"] = (partial(race_long_piles, view), UI())
