@@ -2,7 +2,8 @@
 daily's share line and streaks; and the keys after a race (pure).
 
 ``v`` replays the games (client/screens/replay.py), ``a`` asks where each game
-was lost (client/analysis.py), ``g`` races the winner as a ghost, ``s`` saves the player's record (client/records.py), ``m``/``n`` accept
+was lost (client/analysis.py), ``g`` races the winner as a ghost, ``s`` saves
+the player's record (client/records.py), ``m``/``n`` accept
 or decline a rematch, ``b`` opens a board, ``c`` copies a daily's share line.
 """
 

@@ -42,7 +42,8 @@ def test_each_result_reads_as_a_sentence() -> None:
     assert game_line(games[2], 600_000) == ("undecided after 600,001 positions (budget 600,000 a game): "
                                             "winnable through entry 12")
     assert game_line(games[3], 600_000) == "no line of play wins this deal: no move lost it (proved)"
-    assert game_line({"result": "undecided", "nodes": None}, 600_000).startswith("undecided in the time it had")
+    stopped = game_line({"result": "undecided", "nodes": None}, 600_000)
+    assert stopped.startswith("undecided in the time it had")
 
 
 def test_the_players_own_game_comes_first_with_its_winning_line() -> None:
@@ -70,6 +71,7 @@ def test_a_on_the_results_screen_asks_and_the_answer_is_drawn() -> None:
 
 
 def test_a_hint_says_why_when_the_server_does() -> None:
-    msg = {"t": "hint", "v": 3, "result": "won", "move": "t1-t2", "why": "this uncovers 7H, which goes home next"}
+    msg = {"t": "hint", "v": 3, "result": "won", "move": "t1-t2",
+           "why": "this uncovers 7H, which goes home next"}
     assert hint_text(msg, 3) == "hint: t1-t2: this uncovers 7H, which goes home next"
     assert hint_text({**msg, "why": None}, 3) == "hint: t1-t2 (the game can still be won after it)"
