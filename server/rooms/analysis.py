@@ -28,6 +28,8 @@ the losing move is entry ``index + 1``.
 
 from __future__ import annotations
 
+import math
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
@@ -39,6 +41,10 @@ from ..game.state import State
 
 GAME_BUDGET: Final = 600_000  # solver nodes per player's game, all probes together
 PROBE_BUDGET: Final = 200_000  # at most this much for one position (the rest for the others)
+# Corner Stones' solver expands about a tenth as many positions a second as the
+# others' (docs/design/analysis.md): its budgets are a tenth, for about the same time
+SLOW_VARIANTS: Final = {"corner-stones": 10}
+GAME_SECONDS: Final = 30.0  # no new probe of a game starts after this long (a slow machine)
 
 # answers
 A_WON: Final = "won"  # the player won: nothing was lost
@@ -83,8 +89,13 @@ class Solver:
     share the deal, and often their first moves), and the nodes spent."""
 
     budget: int
+    probe_budget: int = PROBE_BUDGET
     spent: int = 0
+    deadline: float = math.inf  # time.monotonic() after which no new probe starts
     known: dict[State, tuple[str, tuple[str, ...]]] = field(default_factory=dict)
+
+    def late(self) -> bool:
+        return time.monotonic() > self.deadline
 
     def decide(self, state: State) -> tuple[str, tuple[str, ...]]:
         """(won, line) | (lost, ()) | (unknown, ()) for ``state``."""
@@ -92,9 +103,9 @@ class Solver:
         if hit is not None:
             return hit
         left = self.budget - self.spent
-        if left < 1:
+        if left < 1 or self.late():
             return "unknown", ()
-        out = solve_state(state, min(left, PROBE_BUDGET))
+        out = solve_state(state, min(left, self.probe_budget))
         self.spent += out.nodes
         answer = (out.result, tuple(out.moves))
         if out.result in (WON, LOST):
@@ -116,6 +127,23 @@ def _jump(line: Standing, lo: int, moves: tuple[str, ...]) -> tuple[int, tuple[s
     return best, rest
 
 
+def _next_probe(lo: int, hi: int, unknown: set[int]) -> int | None:
+    """The next standing position to decide between ``lo`` (known winnable, or
+    -1) and ``hi`` (known lost, or past the end): the middle, or where the
+    budget left positions undecided, the middle of the gap between them nearest
+    the lost end (positions nearer the end have smaller searches); None when
+    every position between is undecided."""
+    inside = sorted(u for u in unknown if lo < u < hi)
+    if not inside:
+        return (lo + hi) // 2 if hi - lo > 1 else None
+    if hi - inside[-1] > 1:
+        return (inside[-1] + hi) // 2
+    for left, right in reversed(list(zip([lo, *inside], inside, strict=False))):
+        if right - left > 1:
+            return (left + right) // 2
+    return None
+
+
 def last_of(line: Standing) -> int:
     return len(line.states) - 1
 
@@ -134,31 +162,32 @@ def analyse_game(line: Standing, final_status: str, solver: Solver) -> dict[str,
     hi = last + 1  # the nearest standing position known lost
     if final_status == engine.DEAD:
         hi = last  # the server proved it: no card could reach a foundation any more
-    unknown = False
+    unknown: set[int] = set()  # standing positions the budget left undecided
     # the end first (a lost end is usually small), then the deal, then bisect
     for probe in ([last] if hi > last else []) + [0]:
-        if lo >= probe or hi <= probe:
-            continue
-        verdict, moves = solver.decide(line.states[probe])
-        if verdict == WON:
-            lo, lo_line = _jump(line, probe, moves)
-        elif verdict == LOST:
-            hi = probe
-        else:
-            unknown = True
+        if lo < probe < hi:
+            verdict, moves = solver.decide(line.states[probe])
+            if verdict == WON:
+                lo, lo_line = _jump(line, probe, moves)
+            elif verdict == LOST:
+                hi = probe
+            else:
+                unknown.add(probe)
+    while hi - lo > 1 and solver.spent < solver.budget:
+        ahead = _next_probe(lo, hi, unknown)
+        if ahead is None or solver.late():
             break
-    while not unknown and lo >= 0 and hi - lo > 1:
-        mid = (lo + hi) // 2
-        verdict, moves = solver.decide(line.states[mid])
+        verdict, moves = solver.decide(line.states[ahead])
         if verdict == WON:
-            lo, lo_line = _jump(line, mid, moves)
+            lo, lo_line = _jump(line, ahead, moves)
         elif verdict == LOST:
-            hi = mid
+            hi = ahead
         else:
-            unknown = True
+            unknown.add(ahead)
     out["nodes"] = solver.spent - start
-    out["on_line"] = None if unknown else max(lo, 0)
-    if unknown:
+    settled = hi == 0 or lo == last or (lo >= 0 and hi == lo + 1)
+    out["on_line"] = max(lo, 0) if settled else None
+    if not settled:
         out.update(result=A_UNDECIDED,
                    winnable_through=line.entries[lo] if lo >= 0 else None,
                    lost_from=line.entries[hi] if hi <= last else None)
@@ -166,7 +195,7 @@ def analyse_game(line: Standing, final_status: str, solver: Solver) -> dict[str,
     if hi == 0:
         out.update(result=A_DEAL_LOST)
         return out
-    if hi > last:
+    if lo == last:
         out.update(result=A_WINNABLE, index=line.entries[last], line=list(lo_line),
                    winnable_through=line.entries[last])
         return out
@@ -192,16 +221,24 @@ def parted(records: dict[int, Sequence[str]]) -> list[dict[str, int]]:
     return out
 
 
+def budgets(variant: str, budget: int = GAME_BUDGET) -> tuple[int, int]:
+    """(nodes per game, nodes per probe) for ``variant``, from the game's budget."""
+    slow = SLOW_VARIANTS.get(variant, 1)
+    return max(1, budget // slow), max(1, PROBE_BUDGET // slow)
+
+
 def analyse_room(variant: str, deal: str, games: list[tuple[int, list[str], str]],
-                 budget: int = GAME_BUDGET) -> dict[str, Any]:
+                 budget: int = GAME_BUDGET, seconds: float = GAME_SECONDS) -> dict[str, Any]:
     """Every player's game of a finished room: ``games`` is (player, record's
     entries, final status) each. Each game gets ``budget`` nodes; a race's
     answer also says where the paths parted and who stayed on a winning line
     longest (the most standing moves while the game was still winnable)."""
-    solver = Solver(0)
+    budget, probe = budgets(variant, budget)
+    solver = Solver(0, probe)
     players = []
     for n, moves, final_status in games:
         solver.budget = solver.spent + budget
+        solver.deadline = time.monotonic() + seconds
         game = analyse_game(standing_line(variant, deal, moves), final_status, solver)
         game["player"] = n
         players.append(game)

@@ -15,8 +15,9 @@ Bounded everywhere:
   ask past that is refused (``analysis_busy``, with a retry time), never queued
   without end;
 * two asks for the same finished room share one run;
-* a run longer than :data:`TIMEOUT_S` (the node budget should end it long
-  before: it is a guard against a slow machine) stops the worker, which starts
+* a run longer than :data:`TIMEOUT_S` per game (the node budget and the
+  analysis' own time per game, :data:`..analysis.GAME_SECONDS`, end it before:
+  it is a guard against a probe that runs away) stops the worker, which starts
   again for the next, and the answer says the analysis is undecided;
 * finished answers are kept for the next ask (:data:`RESULTS_MAX` rooms, the
   least recently used forgotten first): a finished room never changes, so
@@ -40,7 +41,7 @@ from .deadwork import limit_memory
 log = logging.getLogger("patience.analysis")
 
 QUEUE_MAX: Final = 8  # analyses running or waiting in one server process
-TIMEOUT_S: Final = 120.0  # the longest one analysis may run before the worker is stopped
+TIMEOUT_S: Final = 60.0  # per game: the longest one analysis may run before the worker is stopped
 RESULTS_MAX: Final = 256  # finished analyses kept, by room
 BUSY_RETRY_MS: Final = 5_000
 
@@ -122,7 +123,8 @@ class AnalysisWorker:
             # submitted from a thread: the first submit starts the fork server and waits for it
             job = await loop.run_in_executor(None, self._pool.submit, analyse_room, variant, deal,
                                              games, self.budget)
-            answer: dict[str, Any] = await asyncio.wait_for(asyncio.wrap_future(job), self.timeout_s)
+            answer: dict[str, Any] = await asyncio.wait_for(asyncio.wrap_future(job),
+                                                            self.timeout_s * max(1, len(games)))
             return answer
         except TimeoutError:
             log.warning("an analysis ran past %.0f s: the worker is stopped", self.timeout_s)

@@ -19,7 +19,11 @@ from server.rooms.analysis import (
     A_UNDECIDED,
     A_WINNABLE,
     A_WON,
+    GAME_BUDGET,
+    PROBE_BUDGET,
+    _next_probe,
     analyse_room,
+    budgets,
     parted,
     standing_line,
 )
@@ -147,3 +151,25 @@ def test_too_small_a_budget_is_undecided_and_says_how_far_it_got() -> None:
 def test_paths_part_at_the_first_different_entry() -> None:
     assert parted({1: ["a", "b", "c"], 2: ["a", "b", "d"], 3: []}) == [
         {"a": 1, "b": 2, "after": 2}, {"a": 1, "b": 3, "after": 0}, {"a": 2, "b": 3, "after": 0}]
+
+
+def test_no_probe_starts_past_the_games_time() -> None:
+    _, _, record = losing_case(BETSY, 4)
+    answer = analyse_room(BETSY, "4", [(1, list(record), final_status(BETSY, 4, record))], seconds=-1.0)
+    game = answer["players"][0]
+    assert game["result"] == A_UNDECIDED and game["nodes"] == 0
+    assert game["lost_from"] == len(record)  # the server's own verdict needs no search
+
+
+def test_the_next_probe_halves_the_bracket_and_steps_round_undecided_positions() -> None:
+    assert _next_probe(-1, 11, set()) == 5
+    assert _next_probe(3, 4, set()) is None  # neighbours: settled
+    assert _next_probe(0, 10, {5}) == 7  # past an undecided middle, towards the lost end
+    assert _next_probe(0, 10, {5, 7, 8, 9}) == 6
+    assert _next_probe(0, 10, {5, 6, 7, 8, 9}) == 2  # then towards the deal
+    assert _next_probe(0, 3, {1, 2}) is None  # every position between is undecided
+
+
+def test_corner_stones_gets_a_tenth_of_the_nodes() -> None:
+    assert budgets("corner-stones") == (GAME_BUDGET // 10, PROBE_BUDGET // 10)
+    assert budgets("four-seasons") == (GAME_BUDGET, PROBE_BUDGET)
