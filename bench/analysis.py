@@ -2,6 +2,7 @@
 
     python -m bench.analysis [--variants four-seasons,betsy-ross,corner-stones] [--deals 6]
                              [--level 3] [--budget 600000]
+    python -m bench.analysis --rates     # the solver's nodes a second per variant
 
 The games are the bots' (bench/bots.py's loop: a level's bot plays from the
 views alone, every move through the engine's checked path) on the deal numbers
@@ -27,6 +28,8 @@ from dataclasses import dataclass, field
 
 from bench.bots import MAX_MOVES, deal_numbers
 from server.game import engine
+from server.game.solver import solve
+from server.game.variants import SPECS
 from server.game.views import view
 from server.rooms.analysis import GAME_BUDGET, analyse_room
 from server.rooms.bots.knowledge import Knowledge
@@ -82,13 +85,31 @@ def measure(variants: list[str], deals: int, level: int, budget: int) -> dict[st
     return out
 
 
+def rates(deals: tuple[int, ...] = (1, 2), budget: int = 20_000) -> list[tuple[str, float]]:
+    """The solver's positions a second per variant (what ``SLOW_VARIANTS`` scales by)."""
+    out = []
+    for spec in SPECS:
+        nodes, seconds = 0, 0.0
+        for deal in deals:
+            t0 = time.perf_counter()
+            nodes += solve(spec.id, deal, budget).nodes
+            seconds += time.perf_counter() - t0
+        out.append((spec.id, nodes / seconds))
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m bench.analysis", description=__doc__.split("\n")[0])
     p.add_argument("--variants", default=",".join(DEFAULT_VARIANTS))
     p.add_argument("--deals", type=int, default=6)
     p.add_argument("--level", type=int, default=3)
     p.add_argument("--budget", type=int, default=GAME_BUDGET)
+    p.add_argument("--rates", action="store_true", help="the solver's node rate per variant, then stop")
     args = p.parse_args(argv)
+    if args.rates:
+        for variant, rate in rates():
+            print(f"{variant:<26} {rate:>9,.0f} nodes a second")
+        return 0
     print(f"post-game analysis: level-{args.level} bots' games, {args.deals} deals a variant, "
           f"budget {args.budget:,} nodes a game, rules core: {engine_kind()}")
     found = measure(args.variants.split(","), args.deals, args.level, args.budget)

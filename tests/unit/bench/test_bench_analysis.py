@@ -3,7 +3,7 @@ game and says what the analysis answered."""
 
 from __future__ import annotations
 
-from bench.analysis import bot_record, main
+from bench.analysis import bot_record, main, rates
 from server.game import engine
 
 
@@ -17,3 +17,9 @@ def test_a_bots_record_replays_and_the_bench_prints_its_figures(capsys) -> None:
     main(["--variants", "betsy-ross", "--deals", "1", "--level", "1", "--budget", "2000"])
     out = capsys.readouterr().out
     assert "median" in out and "p95" in out and "games   1" in out
+
+
+def test_the_node_rates_cover_every_variant() -> None:
+    from server.game.variants import specs
+    found = rates(deals=(1,), budget=50)
+    assert [v for v, _ in found] == [s.id for s in specs()] and all(r > 0 for _, r in found)
