@@ -12,7 +12,7 @@ import pytest
 import redis.asyncio as aioredis
 
 from server.game import engine
-from server.rooms.analysisworker import AnalysisWorker
+from server.rooms.analysisworker import AnalysisWorker, Games
 from server.wire.protocol import ProtocolError
 from tests.integration.server.test_solo import solo
 from tests.support.servers import close_all, race, results_of, room_snapshot
@@ -64,7 +64,8 @@ async def test_a_race_is_analysed_only_once_it_has_results(url: str, rdb: aiored
 
 async def test_the_queue_is_bounded_and_one_room_is_analysed_once() -> None:
     worker = AnalysisWorker(256, queue_max=1, budget=200_000)
-    games = [(1, [], engine.IN_PROGRESS)]  # the deal itself: four-seasons 1 is undecided at this budget
+    # the deal itself: four-seasons 1 is undecided at this budget
+    games: Games = [(1, [], engine.IN_PROGRESS)]
     try:
         first = asyncio.create_task(worker.analyse("AAAA", "four-seasons", "1", games))
         same = asyncio.create_task(worker.analyse("AAAA", "four-seasons", "1", games))
@@ -82,7 +83,7 @@ async def test_the_queue_is_bounded_and_one_room_is_analysed_once() -> None:
 
 async def test_a_run_past_its_time_stops_the_worker_and_says_undecided() -> None:
     worker = AnalysisWorker(256, timeout_s=0.3, budget=2_000_000)
-    games = [(1, [], engine.IN_PROGRESS), (2, ["draw"], engine.IN_PROGRESS)]
+    games: Games = [(1, [], engine.IN_PROGRESS), (2, ["draw"], engine.IN_PROGRESS)]
     try:
         answer = await worker.analyse("CCCC", "four-seasons", "1", games)
         assert answer["stopped"] == "time"
