@@ -93,6 +93,9 @@ class Solver:
     spent: int = 0
     deadline: float = math.inf  # time.monotonic() after which no new probe starts
     known: dict[State, tuple[str, tuple[str, ...]]] = field(default_factory=dict)
+    # positions a probe left undecided, with its budget: the same search again would
+    # only end the same way (the solver is deterministic), so it is not run again
+    tried: dict[State, int] = field(default_factory=dict)
 
     def late(self) -> bool:
         return time.monotonic() > self.deadline
@@ -102,14 +105,16 @@ class Solver:
         hit = self.known.get(state)
         if hit is not None:
             return hit
-        left = self.budget - self.spent
-        if left < 1 or self.late():
+        nodes = min(self.budget - self.spent, self.probe_budget)
+        if nodes < 1 or self.late() or self.tried.get(state, 0) >= nodes:
             return "unknown", ()
-        out = solve_state(state, min(left, self.probe_budget))
+        out = solve_state(state, nodes)
         self.spent += out.nodes
         answer = (out.result, tuple(out.moves))
         if out.result in (WON, LOST):
             self.known[state] = answer
+        else:
+            self.tried[state] = nodes
         return answer
 
 

@@ -173,3 +173,12 @@ def test_the_next_probe_halves_the_bracket_and_steps_round_undecided_positions()
 def test_corner_stones_gets_a_tenth_of_the_nodes() -> None:
     assert budgets("corner-stones") == (GAME_BUDGET // 10, PROBE_BUDGET // 10)
     assert budgets("four-seasons") == (GAME_BUDGET, PROBE_BUDGET)
+
+
+def test_a_position_left_undecided_is_not_searched_again_with_no_more_nodes() -> None:
+    # a game resigned at the deal: its end is the deal, probed once, not twice
+    answer = analyse_room("four-seasons", "24", [(1, ["resign"], engine.RESIGNED),
+                                                 (2, ["resign"], engine.RESIGNED)], budget=3_000)
+    first, second = answer["players"]
+    assert first["result"] == second["result"] == A_UNDECIDED
+    assert first["nodes"] == 3_000 and second["nodes"] == 0
