@@ -68,8 +68,7 @@ class AnalysisWorker:
         self.budget = budget
         self._pool: ProcessPoolExecutor | None = None
         self._turn = asyncio.Lock()
-        self._pending = 0
-        self._running: dict[str, asyncio.Future[dict[str, Any]]] = {}
+        self._running: dict[str, asyncio.Task[dict[str, Any]]] = {}  # by room: running or waiting
         self._done: OrderedDict[str, dict[str, Any]] = OrderedDict()
         self.runs = 0  # analyses handed to the worker (tests, metrics)
 
@@ -81,19 +80,21 @@ class AnalysisWorker:
 
     async def analyse(self, key: str, variant: str, deal: str, games: Games) -> dict[str, Any]:
         """The analysis of the finished room ``key`` (its code), from the cache,
-        from a run already under way, or from a new run once the worker is free."""
+        from a run already under way, or from a new run once the worker is free.
+        The run is a task of its own: an asker that goes away (its connection
+        closed) stops neither the run nor the others waiting on it."""
         hit = self.known(key)
         if hit is not None:
             return hit
         running = self._running.get(key)
-        if running is not None:
-            return await asyncio.shield(running)
-        if self._pending >= self.queue_max:
-            raise ProtocolError("analysis_busy", "the server is analysing other games: ask again soon",
-                                retry_ms=BUSY_RETRY_MS)
-        future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
-        self._running[key] = future
-        self._pending += 1
+        if running is None:
+            if len(self._running) >= self.queue_max:
+                raise ProtocolError("analysis_busy", "the server is analysing other games: ask again soon",
+                                    retry_ms=BUSY_RETRY_MS)
+            running = self._running[key] = asyncio.create_task(self._queued(key, variant, deal, games))
+        return await asyncio.shield(running)
+
+    async def _queued(self, key: str, variant: str, deal: str, games: Games) -> dict[str, Any]:
         try:
             async with self._turn:
                 answer = await self._run(variant, deal, games)
@@ -101,14 +102,8 @@ class AnalysisWorker:
             self._done.move_to_end(key)
             while len(self._done) > RESULTS_MAX:
                 self._done.popitem(last=False)
-            future.set_result(answer)
             return answer
-        except BaseException as exc:
-            future.set_exception(exc)
-            future.exception()  # retrieved: a shared future's error is the first asker's to raise
-            raise
         finally:
-            self._pending -= 1
             del self._running[key]
 
     async def _run(self, variant: str, deal: str, games: Games) -> dict[str, Any]:
@@ -127,16 +122,21 @@ class AnalysisWorker:
                                                             self.timeout_s * max(1, len(games)))
             return answer
         except TimeoutError:
-            log.warning("an analysis ran past %.0f s: the worker is stopped", self.timeout_s)
-            self.close()
+            log.warning("an analysis ran past %.0f s a game: the worker is stopped", self.timeout_s)
+            self._stop_worker()
             return timed_out(variant, deal, games, self.budget, "time")
         except (BrokenProcessPool, MemoryError):
             log.warning("the analysis worker died or ran out of memory: no analysis")
-            self.close()
+            self._stop_worker()
             return timed_out(variant, deal, games, self.budget, "memory")
 
     def close(self) -> None:
-        """Stop the worker now, an analysis in progress with it."""
+        """Stop the worker now, an analysis in progress with it, and drop the waiting ones."""
+        for task in list(self._running.values()):
+            task.cancel()
+        self._stop_worker()
+
+    def _stop_worker(self) -> None:
         pool, self._pool = self._pool, None
         if pool is not None:
             procs = list((getattr(pool, "_processes", None) or {}).values())

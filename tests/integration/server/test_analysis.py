@@ -94,3 +94,18 @@ async def test_a_run_past_its_time_stops_the_worker_and_says_undecided() -> None
         assert again["players"][0]["result"] == "undecided" and again["nodes"] <= 5
     finally:
         worker.close()
+
+
+async def test_an_asker_that_goes_away_stops_neither_the_run_nor_the_others() -> None:
+    worker = AnalysisWorker(256, budget=50)
+    games: Games = [(1, [], engine.IN_PROGRESS)]
+    try:
+        gone = asyncio.create_task(worker.analyse("EEEE", "four-seasons", "1", games))
+        staying = asyncio.create_task(worker.analyse("EEEE", "four-seasons", "1", games))
+        await asyncio.sleep(0)
+        gone.cancel()
+        answer = await staying
+        assert answer["players"][0]["result"] == "undecided" and worker.runs == 1
+        assert worker.known("EEEE") is answer
+    finally:
+        worker.close()
