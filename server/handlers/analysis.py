@@ -7,9 +7,10 @@ a race once it has results, a daily's game once its day is over, an arena's
 race once the arena is over. Asked too early it is refused (``no_results``)
 before anything is read but the room.
 
-The work runs in the analysis worker (server/rooms/analysisworker.py); the
-answer comes when it is done, other messages meanwhile. One analysis in the
-works per connection.
+The work runs in the analysis worker (server/rooms/analysisworker.py), and
+the answer is shared with the other server processes through Redis
+(server/rooms/analyses.py); it comes when it is done, other messages
+meanwhile. One analysis in the works per connection.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+from ..rooms.analyses import shared_analysis
 from ..rooms.player import Player
 from ..rooms.replays import public_room
 from ..wire.protocol import ProtocolError, error
@@ -53,7 +55,7 @@ async def on_analyse(player: Player, msg: dict[str, Any]) -> None:
 async def _answer(player: Player, code: str, variant: str, deal: str,
                   games: list[tuple[int, list[str], str]]) -> None:
     try:
-        found = await player.service.analysis.analyse(code, variant, deal, games)
+        found = await shared_analysis(player.service, code, variant, deal, games)
         player.send({"t": "analysis", "code": code, **found})
     except ProtocolError as exc:
         player.send(error(exc.code, exc.message, retry_ms=exc.retry_ms))

@@ -78,6 +78,13 @@ class AnalysisWorker:
             self._done.move_to_end(key)
         return hit
 
+    def remember(self, key: str, answer: dict[str, Any]) -> None:
+        """Keep ``answer`` (made elsewhere: another process') as this room's."""
+        self._done[key] = answer
+        self._done.move_to_end(key)
+        while len(self._done) > RESULTS_MAX:
+            self._done.popitem(last=False)
+
     async def analyse(self, key: str, variant: str, deal: str, games: Games) -> dict[str, Any]:
         """The analysis of the finished room ``key`` (its code), from the cache,
         from a run already under way, or from a new run once the worker is free.
@@ -98,10 +105,7 @@ class AnalysisWorker:
         try:
             async with self._turn:
                 answer = await self._run(variant, deal, games)
-            self._done[key] = answer
-            self._done.move_to_end(key)
-            while len(self._done) > RESULTS_MAX:
-                self._done.popitem(last=False)
+            self.remember(key, answer)
             return answer
         finally:
             del self._running[key]

@@ -15,14 +15,17 @@ from server.game import engine
 from server.rooms.analysisworker import AnalysisWorker, Games
 from server.wire.protocol import ProtocolError
 from tests.integration.server.test_solo import solo
-from tests.support.servers import close_all, race, results_of, room_snapshot
+from tests.support.bot import Bot
+from tests.support.servers import ServerFactory, close_all, race, results_of, room_snapshot, ws_url
 from tests.unit.rooms.test_analysis import BETSY, losing_case
 
 
-async def test_a_solo_game_is_analysed_to_its_losing_move_once_it_is_over(url: str,
+async def test_a_solo_game_is_analysed_to_its_losing_move_once_it_is_over(make_server: ServerFactory,
                                                                          rdb: aioredis.Redis) -> None:
     k, losing, record = losing_case(BETSY, 4)
-    bot, code = await solo(url, BETSY, "4")
+    first, other = await make_server(), await make_server()  # two processes on one Redis
+    bot, code = await solo(ws_url(first), BETSY, "4")
+    elsewhere = Bot(ws_url(other), "other")
     try:
         before = await room_snapshot(rdb, code)
         await bot.send({"t": "analyse"})
@@ -45,8 +48,16 @@ async def test_a_solo_game_is_analysed_to_its_losing_move_once_it_is_over(url: s
         assert "parted" not in answer  # a game of one compares with no one
         await bot.send({"t": "analyse"})  # asked again: the same answer, kept
         assert await bot.expect("analysis", timeout=5) == answer
+        # shared through Redis for as long as the finished room lives: another
+        # process answers from there without a run of its own
+        key = f"analysis:{{{code}}}"
+        assert 0 < await rdb.ttl(key) <= 24 * 3600
+        await elsewhere.connect()
+        await elsewhere.send({"t": "analyse", "code": code})
+        assert await elsewhere.expect("analysis", timeout=5) == answer
+        assert other.service.analysis.runs == 0 and first.service.analysis.runs == 1
     finally:
-        await close_all([bot])
+        await close_all([bot, elsewhere])
 
 
 async def test_a_race_is_analysed_only_once_it_has_results(url: str, rdb: aioredis.Redis) -> None:
