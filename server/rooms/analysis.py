@@ -17,9 +17,11 @@ search exhausting every line (or the server's own dead-position verdict on the
 final position, stored as the player's status); "winnable" is only ever a line
 that the solver replayed to a won game. A winning line from a probe also
 proves every later standing position that it passes through winnable, so the
-bisection jumps ahead along it. Whatever the budget (nodes, summed over every
-probe of the game) leaves open is answered as ``undecided``, with the
-positions searched and how far the bracket got.
+bisection jumps ahead along it. A probe the budget leaves undecided settles
+nothing, and the bisection steps round it (:func:`_next_probe`). Whatever the
+budget (nodes, summed over every probe of the game, and a time after which
+no probe starts) leaves open is answered as ``undecided``, with the positions
+searched and how far the bracket got.
 
 **Indices** are record entries, as the ``replay`` message counts them: the
 last winnable position is the one the player saw after ``index`` entries, and
