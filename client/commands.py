@@ -184,6 +184,7 @@ COMMANDS: Final[dict[str, Run]] = {
     "solo": _solo,
     "undo": _undo,
     "hint": _sends("hint"),
+    "analyse": _sends("analyse"),
     "save": _save,
     "watch": _sends("watch", "code"),
     "ghost": _ghost,

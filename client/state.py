@@ -106,6 +106,7 @@ class RaceState:
     arena_rejoin: str = ""  # the arena to join again on a new connection (set by its welcome)
     left_code: str | None = None  # the room last left: a late update of it is not taken back up
     left_seat: dict[str, int] = field(default_factory=dict)  # room -> our seat, of rooms left racing
+    analysis: dict[str, Any] | None = None  # the last ``analysis`` answer (client/analysis.py)
     away_results: list[dict[str, Any]] = field(default_factory=list)  # results of races left (newest first)
     friends: dict[str, Any] | None = None  # the last ``friends`` list (client/screens/friends.py)
     challenges: list[dict[str, Any]] = field(default_factory=list)  # waiting for our answer
@@ -346,6 +347,12 @@ def _hint(state: RaceState, msg: dict[str, Any]) -> None:
     state.tell(hint_text(msg, state.v))
 
 
+def _analysis(state: RaceState, msg: dict[str, Any]) -> None:
+    state.analysis = dict(msg)
+    # drawn under the results, no notice: the note that waited for it goes all the same
+    state.notices_given += 1
+
+
 def _error(state: RaceState, msg: dict[str, Any]) -> None:
     code = str(msg.get("code", ""))
     state.last_error = code
@@ -386,6 +393,7 @@ REDUCERS: Final[dict[str, Reducer]] = {
     "arena": _arena,
     "hint": _hint,
     "games": _games,
+    "analysis": _analysis,
     "error": _error,
     "reported": _reported,
     "pong": _clock_only,
@@ -402,6 +410,9 @@ def hint_text(msg: dict[str, Any], v: int) -> str:
     if _int(msg.get("v")) != v:
         return "that hint was for an earlier position: press h again"
     if isinstance(move, str) and move:
+        why = msg.get("why")
+        if isinstance(why, str) and why:
+            return f"hint: {move}: {why}"
         return f"hint: {move} (the game can still be won after it)"
     if result == "lost":
         return "no line wins from here: u undoes a move"

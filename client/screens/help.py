@@ -202,6 +202,10 @@ HELP: Final = (
     "  Replay (v on a results screen): every player's game move by move. Left/right step, b/e "
     "the deal/the end, 1-8 or Tab another player, c the player to compare with, d jumps to "
     "where the two paths diverged, Esc back to the results.",
+    "  Analyse (a on a results screen, or at the end of a solo game): for each player, the last "
+    "position from which the game could still be won and the move that lost it, both proved by "
+    "the server's solver, a winning line from there, where the paths parted and who stayed on a "
+    "winning line longest; undecided when its budget runs out. A daily's once the day is over.",
     "  Arenas (a in the lobby, then a number): a timed event of one variant. You are paired "
     "with other players after each race's results have been on screen a while (10 s), everyone "
     "of a pairing round on the same deal; a win scores 2 points (4 after two wins in a row, "

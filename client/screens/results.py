@@ -1,10 +1,11 @@
 """The results of a race: places, times, rating changes, the rematch offer; a
 daily's share line and streaks; and the keys after a race (pure).
 
-``v`` replays the games (client/screens/replay.py), ``g`` races the winner as a
-ghost, ``s`` saves the player's record (client/records.py), ``m``/``n`` accept
-or decline a rematch, ``b`` opens a board, ``c`` copies a daily's share line,
-``p`` opens one's own profile (a claimed name's, with its kept games).
+``v`` replays the games (client/screens/replay.py), ``a`` asks where each game
+was lost (client/analysis.py), ``g`` races the winner as a ghost, ``s`` saves
+the player's record (client/records.py), ``m``/``n`` accept or decline a
+rematch, ``b`` opens a board, ``c`` copies a daily's share line, ``!`` reports a
+player, ``p`` opens one's own profile (a claimed name's, with its kept games).
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
+from ..analysis import analysis_lines, title
 from ..state import RaceState, is_daily, is_solo, players_of
 from ..text import Out, bot_tag, clean, keys_line, player_name
 from ..ui import UI, Command, open_board
@@ -33,6 +35,11 @@ def press(ui: UI, key: str, at: At) -> Keys:
         return replace(ui, note="racing this race's first place as a ghost"), [Command("ghost", state.code)]
     if key == "s":
         return replace(ui, note="asking the server for your record\u2026"), [Command("save")]
+    if key == "a":
+        if ctx.daily:
+            return replace(ui, note="a daily's games are analysed once the day is over"), []
+        return (replace(ui, note="asking the server where the game was lost\u2026 (it takes a few seconds)"),
+                [Command("analyse")])
     if key == "m":
         if is_solo(state):
             return replace(ui, note="a solo game has no rematch: 8 in the lobby starts another"), []
@@ -111,14 +118,27 @@ def _results(state: RaceState, out: Out) -> None:
         return
     if state.rating_changes:
         _rating_changes(state, out)
+    _analysis(state, out)
     rematch_offer(state, out)
     rematch = () if is_solo(state) else ("m rematch", "n no rematch")
     report = () if is_solo(state) else ("! report a player",)
     won = any(isinstance(e, dict) and e.get("won") for e in (ranking if isinstance(ranking, list) else []))
     ghost = "g race the winner's ghost" if won else "g race the first place's ghost"
     mine = "p your profile" if state.claimed else ""
-    out.text(keys_line(*rematch, "b ratings", "s save the record", "v replay", ghost, *report, mine,
+    out.text(keys_line(*rematch, "b ratings", "s save the record", "v replay", "a analyse", ghost, *report,
+                       mine,
                        "l back to the lobby", "q quit"), "class:dim")
+
+
+def _analysis(state: RaceState, out: Out) -> None:
+    found = state.analysis
+    if not found or found.get("code") != state.code:
+        return
+    names = {p["player"]: str(p.get("name") or "") for p in players_of(state)}
+    out.text(" " + title(found), "class:title")
+    for line in analysis_lines(found, state.me, names):
+        out.text("  " + line, "class:info")
+    out.text()
 
 
 def _daily_results(state: RaceState, res: dict[str, Any], out: Out) -> None:

@@ -17,8 +17,8 @@ from ..rooms import kept
 from ..rooms.play import play
 from ..rooms.player import Player
 from ..wire.protocol import ProtocolError
-from . import (arena, botaccount, bots, competition, friends, ghost, history, identity, lobby, race, replay,
-               report, results, solo, watch)
+from . import (analysis, arena, botaccount, bots, competition, friends, ghost, history, identity, lobby, race,
+               replay, report, results, solo, watch)
 
 Handler = Callable[[Player, dict[str, Any]], Awaitable[None]]
 
@@ -26,7 +26,7 @@ HANDLERS: dict[str, Handler] = {
     **lobby.HANDLERS, **race.HANDLERS, **results.HANDLERS, **competition.HANDLERS,
     **solo.HANDLERS, **watch.HANDLERS, **replay.HANDLERS, **ghost.HANDLERS, **bots.HANDLERS,
     **arena.HANDLERS, **identity.HANDLERS, **report.HANDLERS, **botaccount.HANDLERS,
-    **friends.HANDLERS, **history.HANDLERS,
+    **friends.HANDLERS, **history.HANDLERS, **analysis.HANDLERS,
 }
 
 

@@ -17,7 +17,8 @@ from ..game.state import State
 from ..race.rows import RoomRow
 from ..rooms.play import play
 from ..rooms.player import Player
-from ..rooms.solo import hint, solo_deal
+from ..rooms.solo import hint, known_line, solo_deal
+from ..rooms.teach import why
 from ..wire.protocol import ProtocolError, error
 from .common import spend_room, variant_id
 
@@ -93,7 +94,9 @@ async def on_hint(player: Player, msg: dict[str, Any]) -> None:
 async def _answer_hint(player: Player, state: State, v: int) -> None:
     try:
         result, move = await hint(state)
-        player.send({"t": "hint", "v": v, "result": result, "move": move})
+        line = known_line(state) if move is not None else None
+        player.send({"t": "hint", "v": v, "result": result, "move": move,
+                     "why": why(state, line) if line else None})
     except Exception:  # a hint is a courtesy: its failure must not touch the game
         log.exception("hint failed", extra=player.log_extra())
         player.send(error("internal", "no hint this time: the solver failed"))

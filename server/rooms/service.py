@@ -29,6 +29,7 @@ from ..store.boards import BoardStore
 from ..store.rooms import RoomStore
 from ..wire.errors import StoreUnavailable
 from ..wire.protocol import encode
+from .analysisworker import AnalysisWorker
 from .competition import Competition
 from .deadwork import DeadSearchWorker, WorkerUnavailable
 from .hub import BOARDS_CHANNEL, Hub
@@ -94,6 +95,7 @@ class RoomService:
         self.search_offload_s: float | None = (settings.dead_offload_ms / 1000
                                                if settings.dead_offload_ms else None)
         self.dead_worker = DeadSearchWorker(settings.dead_worker_mb)
+        self.analysis = AnalysisWorker(settings.dead_worker_mb)  # post-game analyses, off the loop
         # the longest a move's answer waits for a search's verdict (then it is pushed)
         self.answer_wait_s: float = settings.dead_answer_ms / 1000
         # the move path's card conservation check (server/rooms/play.py), an attribute so
@@ -126,6 +128,7 @@ class RoomService:
         await self.competition.history.close()
         self.competition.close()
         self.dead_worker.close()
+        self.analysis.close()
         self.store.close()
 
     # -- the rules, without stalling others ------------------------------------------

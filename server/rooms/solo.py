@@ -121,6 +121,11 @@ def _known_line(state: State) -> tuple[str, ...] | None:
     return line
 
 
+def known_line(state: State) -> tuple[str, ...] | None:
+    """The winning line remembered from ``state`` (a hint's, once it is answered)."""
+    return _known_line(state)
+
+
 async def hint(state: State, budget: int = HINT_BUDGET) -> tuple[str, str | None]:
     """``(result, move)``: ``won`` and a legal move after which the game can
     still be won, else ``lost`` (proved: no line wins) or ``unknown`` (the

@@ -100,6 +100,8 @@ ERROR_CODES: Final[dict[str, str]] = {
                  "challenges waiting): remove one first, or try later",
     "no_challenge": "no challenge from that name is waiting for you (answered, withdrawn or lapsed)",
     "no_game": "that name's history holds no game with that code (or it has lapsed)",
+    "analysis_busy": "the server is analysing as many games as it may, or one for this connection "
+                     "already: ask again after retry_ms (or when that answer comes)",
 }
 
 
@@ -185,6 +187,7 @@ CLIENT_MESSAGES: Final[dict[str, dict[str, Field]]] = {
     "game_replay": {"name": Field(str, max_len=MAX_NAME_CHARS), "code": Field(str, max_len=16),
                     "index": Field(int, False, 0, 2**31)},
     "game_ghost": {"name": Field(str, max_len=MAX_NAME_CHARS), "code": Field(str, max_len=16)},
+    "analyse": {"code": Field(str, False, max_len=16)},
 }
 
 # The move's limits, for decode_client's inline check (a test holds them to the table)
@@ -262,7 +265,8 @@ SERVER_MESSAGES: Final[dict[str, str]] = {
              "pushed to its members whenever it changes; a pairing moves you into a race "
              "(joined, room, view follow)",
     "hint": "v (the position it is for), result (won, lost or unknown), move (keeps the game "
-            "winnable; null unless won)",
+            "winnable; null unless won), why (what the move is for, read off the winning line; "
+            "null when the line shows nothing plain)",
     "reported": "name: your report of that name is with the moderators",
     "bot_account": "name: the name is a bot account from now on, for good (rated on the bots' board, "
                    "marked as a bot, paired only with persons who accept bots)",
@@ -281,6 +285,11 @@ SERVER_MESSAGES: Final[dict[str, str]] = {
              "order), place, won, status, foundation_cards, total_cards, time_ms, moves, ranked, "
              "rating_before, rating_after}]: a page of a name's kept games, newest first (never a "
              "deal or a move: game_replay and game_ghost open one)",
+    "analysis": "code, variant, deal, budget (solver positions per game), deal_result (won, lost or "
+                "unknown), nodes, players[{player, result (won, lost_at, deal_lost, winnable_at_end or "
+                "undecided), moves, nodes, on_line, winnable_through, index, move, losing_entry, line[], "
+                "lost_from}], parted[{a, b, after}] and longest[] in a race: a finished room's "
+                "post-game analysis (docs/design/analysis.md)",
 }
 
 

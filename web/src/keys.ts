@@ -5,7 +5,7 @@ import type { App } from "./app";
 import { TABLEAU_KEYS } from "./board";
 import { boardKey, resultsBoard } from "./ladder";
 import { BOARD_MENU, MENU, backScreen, open, pickVariant } from "./lobby";
-import { openReplay, replayStep } from "./play";
+import { askAnalysis, openReplay, replayStep } from "./play";
 import { mode } from "./state";
 import { int, obj } from "./wire";
 
@@ -55,6 +55,7 @@ function resultsKey(app: App, key: string): boolean {
   if (key === "m") app.send({ t: "rematch" });
   else if (key === "n") app.send({ t: "rematch", accept: false });
   else if (key === "v") openReplay(app);
+  else if (key === "a" && !s.room?.daily) askAnalysis(app);
   else if (key === "b") resultsBoard(app);
   else if (key === "g" && s.code && !s.room?.daily) app.send({ t: "ghost", code: s.code });
   else if (key === "Escape" || key === "l") app.leave();

@@ -5,6 +5,7 @@ import type { App } from "./app";
 import { drawBoard, pileName } from "./board";
 import { glyphText } from "./cards";
 import { button, clock, h } from "./dom";
+import { analysisBlock } from "./analysis";
 import { ratingChanges, reportForm, resultsBoard } from "./ladder";
 import { arenaStanding } from "./lobby";
 import { type Dict, mode, players } from "./state";
@@ -142,6 +143,7 @@ function drawResults(app: App): HTMLElement {
       button("No rematch (n)", () => app.send({ t: "rematch", accept: false })));
   }
   actions.append(button("Replay (v)", () => openReplay(app), { "data-focus": "replay" }));
+  if (!room.daily) actions.append(button("Analyse (a)", () => askAnalysis(app), { "data-focus": "analyse" }));
   if (!room.daily && s.code) {
     actions.append(button("Race the winner's ghost (g)", () => app.send({ t: "ghost", code: s.code })));
   }
@@ -149,6 +151,8 @@ function drawResults(app: App): HTMLElement {
     { "data-focus": "results-board" }), button("Save my record (s)", () => saveRecord(app)),
     button("Back to the lobby (Esc)", () => app.leave(), { "data-focus": "leave" }));
   el.append(actions);
+  const analysis = analysisBlock(app);
+  if (analysis) el.append(analysis);
   const others = rows.filter((r) => r.player !== s.me && !r.bot && typeof r.name === "string");
   if (!s.watching && !room.solo && others.length) { // a claimed name reports an opponent to the moderators
     el.append(h("details", { class: "reports" }, h("summary", {}, "Report a player"),
@@ -156,6 +160,12 @@ function drawResults(app: App): HTMLElement {
   }
   if (s.arena && room.arena) el.append(arenaStanding(app, s.arena));
   return el;
+}
+
+export function askAnalysis(app: App): void {
+  app.state.tell("asking the server where the game was lost… (it takes a few seconds)");
+  app.send({ t: "analyse" });
+  app.draw();
 }
 
 function saveRecord(app: App): void {

@@ -36,6 +36,7 @@ export class State {
   arena: Dict | null = null;
   arenaRejoin = "";
   hint: Dict | null = null;
+  analysis: Dict | null = null; // the last `analysis` answer (web/src/analysis.ts)
   notice = "";
   noticeError = false;
   claimedKey: { name: string; key: string } | null = null;
@@ -73,6 +74,7 @@ export class State {
     this.ghost = null;
     this.replaying = null;
     this.hint = null;
+    this.analysis = null;
   }
 
   variantName(id: unknown): string {
@@ -270,6 +272,7 @@ const REDUCERS: Record<string, Reducer> = {
     s.hint = { ...m };
     const move = str(m.move);
     if (int(m.v) !== s.v) s.tell("that hint was for an earlier position: ask again");
+    else if (move && str(m.why)) s.tell(`hint: ${move}: ${str(m.why)}`);
     else if (move) s.tell(`hint: ${move} (the game can still be won after it)`);
     else if (m.result === "lost") s.tell("no line wins from here: undo a move");
     else s.tell("no hint: the solver found no sure line in the time it has");
@@ -291,6 +294,9 @@ const REDUCERS: Record<string, Reducer> = {
       s.tell(line);
       s.events.push(line);
     }
+  },
+  analysis(s, m) {
+    s.analysis = { ...m };
   },
   error(s, m) {
     const code = String(m.code ?? "");

@@ -1,5 +1,5 @@
 """Playing in the page: a whole race by keyboard alone, drag and drop, solo play
-with undo and a hint, a replay, watching a race from another tab, and a scan of
+with undo and a hint, a replay and its analysis, watching a race from another tab, and a scan of
 everything the page received for a card it could not see."""
 
 from __future__ import annotations
@@ -110,6 +110,8 @@ def test_solo_play_with_undo_a_hint_and_a_replay(page: Page) -> None:
     page.wait_text(f"move 0 of {total}")
     page.key("\ue014")  # the right arrow
     page.wait_text(f"move 1 of {total}")
+    page.key("\ue00c", "a")  # Escape back to the results, then the post-game analysis
+    page.wait_text("Where it was lost", 30)
 
 
 def test_watching_a_race_from_another_tab(page: Page, server: WebServer) -> None:

@@ -171,6 +171,9 @@ async def test_no_hidden_or_opponent_card_is_ever_sent(url: str) -> None:
             await bots[2].expect("claimed")
             await bots[2].send({"t": "friends"})
             await bots[2].expect("friends")
+            # the post-game analysis names the stock's cards: refused during the race
+            await bots[2].send({"t": "analyse"})
+            await bots[2].expect("error", code="no_results")
             await asyncio.gather(*(play_out(b, 60) for b in bots))
             for bot in bots:
                 await results_of(bot)

@@ -4,6 +4,7 @@ daily's deal before its reveal) changing nothing stored."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import redis.asyncio as aioredis
@@ -160,6 +161,11 @@ async def test_a_hint_is_a_legal_move_that_keeps_the_game_winnable(url: str, rdb
     answer = await bot.expect("hint", timeout=30)
     assert answer["result"] == "won" and answer["v"] == 0
     assert answer["move"] in bot.view["legal_moves"]  # type: ignore[index]
+    # it says why where the line shows it, naming only cards on the table
+    assert "why" in answer
+    if answer["why"]:
+        table = {c for pile in bot.view["piles"].values() for c in pile}  # type: ignore[index]
+        assert set(re.findall(r"\b[A2-9TJQK][CSHD]\b", answer["why"])) <= table
     assert await room_snapshot(rdb, code) == before  # a hint stores nothing
     assert (await bot.move(answer["move"]))["t"] == "view"
     await bot.send({"t": "hint"})  # the rest of the line is remembered

@@ -82,6 +82,12 @@ def results(ratings: bool) -> RaceState:
     return st
 
 
+def analysed(st: RaceState) -> RaceState:
+    from tests.unit.client.test_analysis import RACE_ANALYSIS
+    apply(st, RACE_ANALYSIS, T0)
+    return st
+
+
 def daily_info_state(claimed: bool, **changes: Any) -> RaceState:
     st = lobby_state(claimed)
     apply(st, info(revealed(**changes)), T0)
@@ -204,6 +210,7 @@ SCREENS: dict[str, Case] = {
     "a name's games": (lambda: history_screens.games_state(), UI(menu="games", board_offset=12, cursor=3)),
     "a kept game's replay": (lambda: history_screens.kept_state(), UI(menu="kept")),
 }
+SCREENS["results with an analysis"] = (lambda: analysed(results(True)), UI())
 for name, view in VIEWS.items():
     SCREENS[f"race {name}"] = (partial(race, view), UI())
     SCREENS[f"race {name}, long piles"] = (partial(race_long_piles, view), UI())
