@@ -31,6 +31,7 @@ from ..wire.errors import StoreUnavailable
 from ..wire.protocol import encode
 from .competition import Competition
 from .deadwork import DeadSearchWorker, WorkerUnavailable
+from .grading import DealGrader
 from .hub import BOARDS_CHANNEL, Hub
 from .ports import Bots, Outbox, Queue
 
@@ -73,7 +74,8 @@ class RoomService:
         self.boards = BoardStore(redis, self.store)
         self.competition = Competition(self.store, self.boards, settings.secret, clock,
                                        settings.daily_budget, settings.daily_tries,
-                                       season_days=settings.season_days)
+                                       season_days=settings.season_days,
+                                       par_games=settings.daily_par_games)
         self.hub = Hub(redis, self._resync_room, self._board_changed,
                        heartbeat_s=settings.hub_heartbeat_ms / 1000)
         # board -> the outboxes watching it; an entry goes with its last watcher
@@ -91,6 +93,8 @@ class RoomService:
         self.search_offload_s: float | None = (settings.dead_offload_ms / 1000
                                                if settings.dead_offload_ms else None)
         self.dead_worker = DeadSearchWorker(settings.dead_worker_mb)
+        # each race's deal graded by difficulty in a worker process of its own
+        self.grader = DealGrader(self.store, settings.grade_budget)
         # the longest a move's answer waits for a search's verdict (then it is pushed)
         self.answer_wait_s: float = settings.dead_answer_ms / 1000
         # the move path's card conservation check (server/rooms/play.py), an attribute so
@@ -121,6 +125,7 @@ class RoomService:
         await self.hub.stop()
         await self.competition.ladder.close()
         self.competition.close()
+        await self.grader.close()
         self.dead_worker.close()
         self.store.close()
 
@@ -202,8 +207,11 @@ class RoomService:
                         min_players: int = 2, **extra: str | int) -> str:
         """A room in its lobby, knowing its deal's starting foundation count."""
         fc0 = engine.foundation_cards(engine.new_game(variant, deal))
-        return await self.store.create_room(variant, deal, max_players, private, min_players,
+        code = await self.store.create_room(variant, deal, max_players, private, min_players,
                                             fc0=fc0, **extra)
+        if "grade" not in extra:  # (a daily room comes with its deal's grade)
+            self.grader.grade_room(code, variant, deal)
+        return code
 
     @staticmethod
     def new_deal() -> str:
