@@ -58,15 +58,6 @@ ABSTRACT_ALLOWANCE = 1_000
 ABSTRACT_LIMIT = 2_000_000
 
 
-def commutes(spec: VariantSpec) -> bool:
-    """Whether a move inside the tableau commutes with every move that does
-    not touch its two piles: no automatic or compulsory fill (an emptied pile
-    would change what happens next), no draw that depends on the gaps, no
-    cells and single cards only."""
-    return (spec.space_fill in ("any", "waste") and not spec.draw_needs_full_cross
-            and not spec.runs and spec.build != "cells")
-
-
 def safe_policy(spec: VariantSpec) -> int:
     if spec.space_fill == "must-fill" or spec.runs:
         return SAFE_NEVER
@@ -114,9 +105,6 @@ class CrossModel:
         self.detectors = detectors
         self.greedy = greedy
         self.policy = safe_policy(spec)
-        # the commutation rule (see ``_commuted``): where a move inside the
-        # tableau commutes with every move that does not touch its two piles
-        self.commute = prune and commutes(spec)
         base0 = self.base - 1
         # base-relative rank: the position of a card in its suit's foundation
         self.rel = [(c % 13 - base0) % 13 for c in range(52)]
@@ -220,49 +208,9 @@ class CrossModel:
     def key(self) -> Hashable:
         head = (self.removed | (len(self.stock) << 52) | (self.redeals << 58)
                 | ((self.vacancy >= 0) << 61))
-        if self.commute and self.last != _NO_LAST:
-            # which moves come next depends on the two piles the last move
-            # touched (named by their cards: a key never names a pile)
-            src, dst = self.last
-            return (head, *sorted(self.piles), self.piles[src], self.piles[dst])
         return (head, *sorted(self.piles))
 
     def moves(self) -> list[CrossMove]:
-        if self.commute and self.last != _NO_LAST:
-            return self._commuted(self._moves())
-        return self._moves()
-
-    def _commuted(self, moves: list[CrossMove]) -> list[CrossMove]:
-        """The moves after a move inside the tableau, ``c`` from pile ``a``
-        onto pile ``b``, that depend on it: more moves inside the tableau, a
-        card home from ``a``, the waste top onto ``b`` or into ``a`` emptied
-        (or into any gap, all gaps being alike).
-
-        The rest commute with it: a draw, a redeal, the waste top home or onto
-        another pile, a card home from another pile are legal before it and
-        lead to the same position (no rule here looks at a gap but to fill
-        it), and ``c`` home from ``b`` is ``c`` home from ``a``. So any
-        winning line can be rewritten, swapping each such move in front of the
-        tableau moves before it, into one where a move inside the tableau is
-        only ever followed by one of these; the search need try no other. (A
-        safe move left out here was safe, and so played, before the tableau
-        moves that led here.) The key carries the two piles, so a position
-        reached this way is not taken for the same position with every move
-        open."""
-        a, b = self.last
-        piles = self.piles
-        out: list[CrossMove] = []
-        for m in moves:
-            kind = m[0]
-            if kind == TAB:
-                src, dst = m[1], m[2]
-                if src >= 0 or dst == b or dst == a or not piles[dst]:
-                    out.append(m)
-            elif kind == FND and m[1] == a:
-                out.append(m)
-        return out
-
-    def _moves(self) -> list[CrossMove]:
         if self.vacancy >= 0:
             return self._fill_moves(self.vacancy)
         piles, waste, fcount, rel, on = self.piles, self.waste, self.fcount, self.rel, self.on

@@ -16,9 +16,10 @@ async def test_a_room_gets_its_deals_grade_in_the_lobby(make_server: ServerFacto
     await ann.connect()
     await ann.send({"t": "create", "variant": "four-seasons-redeal", "players": 2})
     code = (await ann.expect("joined"))["code"]
-    first = await ann.expect("room")
-    assert "difficulty" in first
-    graded = first if first["difficulty"] is not None else await ann.expect("room", timeout=60, code=code)
+    graded = await ann.expect("room")
+    assert "difficulty" in graded
+    while graded["difficulty"] is None:  # the room is sent again once graded
+        graded = await ann.expect("room", timeout=60, code=code)
     room = await app.service.room(code)
     assert room is not None and room.phase == "lobby"  # no one waited for it
     # the grade the worker found is the solver's grade of the room's deal
