@@ -15,6 +15,7 @@ priority, so grading never competes with moves.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import os
 from concurrent.futures import ProcessPoolExecutor
@@ -31,10 +32,8 @@ MAX_PENDING: Final = 8  # grades queued or running at once
 
 
 def _lowest_priority() -> None:
-    try:
+    with contextlib.suppress(OSError):  # not allowed here: grade at the usual priority
         os.nice(19)
-    except OSError:  # not allowed here: grade at the usual priority
-        pass
 
 
 def _grade(variant: str, deal: str, budget: int) -> int:

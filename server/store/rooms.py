@@ -231,7 +231,7 @@ class RoomStore:
     async def set_grade(self, code: str, grade: int) -> bool:
         """Keep the deal's difficulty grade in the room's meta hash (never
         recreating an expired room); whether the room still exists."""
-        args = ["grade", grade]
+        args: list[str | int] = ["grade", grade]
         return bool(await self._guard(self._hset_existing([keys.meta(code)], args)))
 
     async def claim_rematch(self, code: str, new_code: str) -> str:

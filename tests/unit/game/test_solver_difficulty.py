@@ -24,7 +24,8 @@ from .test_solver import _random_small_position, cross_position
 
 
 def test_grades_rise_with_the_score_and_effort_with_the_nodes() -> None:
-    assert [grade_of(s) for s in (0.0, GRADE_BOUNDS[0], GRADE_BOUNDS[1], GRADE_BOUNDS[2], 1.0)] == [1, 2, 3, 4, 4]
+    scores = (0.0, GRADE_BOUNDS[0], GRADE_BOUNDS[1], GRADE_BOUNDS[2], 1.0)
+    assert [grade_of(s) for s in scores] == [1, 2, 3, 4, 4]
     assert grade_of(GRADE_BOUNDS[0] - 1e-9) == 1
     assert effort(1, 20_000) == 0.0 and effort(20_000, 20_000) == 1.0
     assert effort(100, 20_000) < effort(1_000, 20_000) < effort(10_000, 20_000)

@@ -3,9 +3,9 @@ the solver, with the bots' par per level."""
 
 from __future__ import annotations
 
+from server.game.engine import new_game
 from server.game.solver import solve
 from server.game.solver.difficulty import grade_won
-from server.game.engine import new_game
 from server.race.daily import weekly_target
 from server.rooms.competition import _choose
 
