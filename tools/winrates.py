@@ -105,7 +105,8 @@ def cmd_run(args: argparse.Namespace) -> int:
     with out.open("a", encoding="utf-8") as fh:
         for v, i, d, b in todo:
             r = solve(v, d, b, detectors=det, safe_moves=not args.no_safe, quick=not args.no_quick,
-                      capacity=not args.no_capacity, abstract=args.abstract)
+                      capacity=not args.no_capacity, abstract=args.abstract,
+                      best_first_stage=not args.no_best_first)
             rec = {"variant": v, "index": i, "deal": d, "budget": b, "tag": args.tag,
                    "result": r.result, "nodes": r.nodes, "seconds": round(r.seconds, 4),
                    "best": r.best_progress, "moves": len(r.moves),
@@ -246,6 +247,8 @@ def main(argv: list[str] | None = None) -> int:
                    help="without the cross family's capacity test (solver/capacity.py)")
     r.add_argument("--abstract", action="store_true",
                    help="with the cross family's abstract game (solver/stockbound.py)")
+    r.add_argument("--no-best-first", action="store_true",
+                   help="without the cross family's best-first stage (solver/portfolio.py)")
     r.add_argument("--first-numbers", action="store_true",
                    help="deal numbers 1, 2, 3, ... instead of the seeded list")
     r.set_defaults(func=cmd_run)

@@ -74,6 +74,15 @@ def clock(state: RaceState, now: int) -> list[str]:
     return parts
 
 
+# the server's difficulty grades (docs/design/difficulty.md)
+GRADES: Final = {1: "easy", 2: "fair", 3: "tricky", 4: "hard", 5: "no win found"}
+
+
+def difficulty(grade: Any) -> str | None:
+    """A deal's grade as words, or None for none (or one this client does not know)."""
+    return f"difficulty {GRADES[grade]}" if isinstance(grade, int) and grade in GRADES else None
+
+
 def header(state: RaceState, out: Out, clock: list[str]) -> None:
     """The title and the clock; on a narrow terminal the clock keeps its time left, the title gives way."""
     width = out.width
@@ -88,6 +97,9 @@ def header(state: RaceState, out: Out, clock: list[str]) -> None:
         parts.append("daily, " + ("ranked" if ranked(state) else "practice"))
     if room.get("solo"):
         parts.append(f"solo #{clean(room.get('deal', '?'), 22)}")
+    grade = difficulty(room.get("difficulty"))
+    if grade is not None:
+        parts.append(grade)
     left, right = " \u00b7 ".join(parts), " \u00b7 ".join(clock)
     if width_of(left) + width_of(right) + 3 > width and len(parts) > 1:
         left = " \u00b7 ".join(parts[1:])  # the program's name is the first to go

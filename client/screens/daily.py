@@ -14,7 +14,7 @@ from ..text import Out, clean, keys_line
 from ..ui import UI, Command, open_board
 from ..variants import index_of, variant_name
 from .base import At, Keys
-from .chrome import connected, notices, num
+from .chrome import connected, difficulty, notices, num
 
 __all__ = ["draw", "press"]
 
@@ -70,6 +70,7 @@ def _daily(state: RaceState, ui: UI, out: Out, now: int) -> None:
         out.text(line)
         out.add(("", " Commitment "), ("class:code", f" {_short(info.get('commitment', ''))} "),
                 ("class:dim", "  SHA-256(deal|salt), revealed tomorrow"))
+        _grade_and_par(info, out)
         out.text()
         ranked = info.get("ranked")  # the server's word on this connection's next attempt
         if not state.claimed:
@@ -89,6 +90,17 @@ def _daily(state: RaceState, ui: UI, out: Out, now: int) -> None:
     notices(state, ui, out)
     out.text(keys_line("Enter start", "b today's board", "w daily wins", "r refresh", "Esc back"),
              "class:dim")
+
+
+def _grade_and_par(info: dict[str, Any], out: Out) -> None:
+    """The deal's difficulty (easier early in the week) and the bots' par per level."""
+    grade = difficulty(info.get("difficulty"))
+    pars = info.get("pars")
+    par = (" \u00b7 par " + ", ".join(f"L{k} {int(p)}" for k, p in enumerate(pars, start=1))
+           if isinstance(pars, list) and pars and all(isinstance(p, int) for p in pars) else "")
+    if grade is not None or par:
+        out.text(" " + (grade.capitalize() if grade else "Difficulty not graded") + par
+                 + ("  (the bots' median cards home, by level)" if par else ""), "class:dim")
 
 
 def _reveal(state: RaceState, variant: str, yesterday: Any, out: Out) -> None:

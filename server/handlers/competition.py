@@ -69,8 +69,9 @@ async def on_daily(player: Player, msg: dict[str, Any]) -> None:
     ranked = player.identified is not None and names == 1 and devices <= 1
     if player.identified is None:
         player.practised.add((date, variant))
+    grade = {} if deal.grade is None else {"grade": deal.grade}
     code = await service.open_room(variant, deal.deal, 1, True, min_players=1,
-                                   daily=date, ranked=int(ranked))
+                                   daily=date, ranked=int(ranked), **grade)
     await player.join(code)
 
 

@@ -60,6 +60,8 @@ class Settings:
     rate_per_2s: int = 60
     daily_budget: int = 200_000
     daily_tries: int = 12
+    daily_par_games: int = 3  # bot games per level for a daily deal's par (0: no par)
+    grade_budget: int = 20_000  # solver nodes to grade a race's deal (0: no grades)
     max_bad_frames: int = 20  # malformed messages a connection may send before it is closed
     redis_cluster: bool = False  # REDIS_URL holds seed nodes of a Redis Cluster
     durability: str = "local"  # "replica": a move is acknowledged once a replica has it
@@ -127,6 +129,8 @@ class Settings:
             rate_per_2s=_int(e, "PATIENCE_RATE_PER_2S", 60, 1, 100_000),
             daily_budget=_int(e, "PATIENCE_DAILY_BUDGET", 200_000, 1, 10**8),
             daily_tries=_int(e, "PATIENCE_DAILY_TRIES", 12, 1, 1000),
+            daily_par_games=_int(e, "PATIENCE_DAILY_PAR_GAMES", 3, 0, 15),
+            grade_budget=_int(e, "PATIENCE_GRADE_BUDGET", 20_000, 0, 10**7),
             max_bad_frames=_int(e, "PATIENCE_MAX_BAD_FRAMES", 20, 1, 10**9),
             redis_cluster=_choice(e, "REDIS_CLUSTER", "0", ("0", "1")) == "1",
             durability=_choice(e, "PATIENCE_DURABILITY", "local", ("local", "replica")),

@@ -5,6 +5,11 @@ the date alone, so no one without the server secret can compute tomorrow's
 deal; it is re-derived with a counter until the solver finds a winning line.
 From the start of the day the server publishes SHA-256 of "deal|salt" and
 reveals both when the day closes, so anyone can check it was fixed in advance.
+
+With a grader, the day's deal also follows the weekly curve: among the won
+deals tried, the first whose difficulty grade is the weekday's target
+(:data:`WEEKLY_CURVE`, easier early in the week), else the nearest one
+(docs/design/difficulty.md).
 """
 
 from __future__ import annotations
@@ -23,6 +28,9 @@ DEAL_LOW, DEAL_SPAN = 10**19, 9 * 10**19  # PySolFC's 20-digit numbers
 MAX_TRIES = 12  # deals tried per day before settling for a par
 SOLVE_BUDGET = 200_000  # solver nodes per try
 EPOCH = dt.date(2026, 1, 1)  # day #1 of the daily challenge
+# the target difficulty grade (1 easy .. 4 hard) of each weekday, Monday first
+WEEKLY_CURVE = (1, 1, 2, 2, 3, 3, 4)
+GRADED_TRIES = 24  # deals tried per day when a grade is sought: a grade is a quarter of the wins
 
 
 class SolveOutcome(Protocol):
@@ -32,6 +40,8 @@ class SolveOutcome(Protocol):
 
 
 Solver = Callable[[str, str, int], SolveOutcome]
+# (variant, deal, a winning line) -> difficulty grade 1 easy .. 4 hard
+Grader = Callable[[str, str, list[str]], int]
 
 
 @dataclass(frozen=True)
@@ -43,6 +53,8 @@ class DailyDeal:
     salt: str
     certificate: tuple[str, ...]  # a winning line, kept server-side
     par: int | None  # the solver's best foundation count when it found no win
+    grade: int | None = None  # difficulty grade 1 easy .. 4 hard (None: not graded)
+    pars: tuple[int, ...] = ()  # the bots' median foundation cards on the deal, level 1 first
 
     @property
     def commitment(self) -> str:
@@ -52,12 +64,15 @@ class DailyDeal:
         return {"date": self.date, "variant": self.variant, "deal": self.deal,
                 "counter": str(self.counter), "salt": self.salt,
                 "certificate": " ".join(self.certificate), "par": "" if self.par is None else str(self.par),
-                "commitment": self.commitment}
+                "commitment": self.commitment, "grade": "" if self.grade is None else str(self.grade),
+                "pars": " ".join(map(str, self.pars))}
 
     @classmethod
     def from_store(cls, row: dict[str, str]) -> DailyDeal:
         return cls(row["date"], row["variant"], row["deal"], int(row["counter"]), row["salt"],
-                   tuple(row["certificate"].split()), int(row["par"]) if row.get("par") else None)
+                   tuple(row["certificate"].split()), int(row["par"]) if row.get("par") else None,
+                   int(row["grade"]) if row.get("grade") else None,
+                   tuple(int(x) for x in (row.get("pars") or "").split()))
 
 
 def utc_day(now_ms: int) -> str:
@@ -85,21 +100,41 @@ def commitment(deal: str, salt: str) -> str:
     return hashlib.sha256(f"{deal}|{salt}".encode()).hexdigest()
 
 
+def weekly_target(date: str) -> int:
+    """The difficulty grade the daily deal of ``date`` aims at."""
+    return WEEKLY_CURVE[dt.date.fromisoformat(date).weekday()]
+
+
 def choose_daily(secret: bytes, date: str, variant: str, solve: Solver,
-                 budget: int = SOLVE_BUDGET, tries: int = MAX_TRIES) -> DailyDeal:
+                 budget: int = SOLVE_BUDGET, tries: int = MAX_TRIES,
+                 grade: Grader | None = None) -> DailyDeal:
     """The day's deal: the first derived deal the solver wins; if none of
-    ``tries`` is won, the one where it got furthest, with that count as par."""
+    ``tries`` is won, the one where it got furthest, with that count as par.
+    With ``grade``, the first won deal of the weekday's target grade, else the
+    won deal whose grade is nearest to it (the first such)."""
     if not secret:
         raise ValueError("the daily challenge needs a server secret (PATIENCE_SECRET)")
     best: tuple[int, int, str] | None = None
+    nearest: tuple[int, DailyDeal] | None = None
+    target = weekly_target(date)
     salt = secrets.token_hex(16)
     for counter in range(tries):
         deal = derive_deal(secret, date, variant, counter)
         outcome = solve(variant, deal, budget)
         if outcome.result == "won":
-            return DailyDeal(date, variant, deal, counter, salt, tuple(outcome.moves), None)
-        if best is None or outcome.best_progress > best[0]:
+            won = DailyDeal(date, variant, deal, counter, salt, tuple(outcome.moves), None)
+            if grade is None:
+                return won
+            g = grade(variant, deal, list(outcome.moves))
+            won = DailyDeal(date, variant, deal, counter, salt, tuple(outcome.moves), None, g)
+            if g == target:
+                return won
+            if nearest is None or abs(g - target) < nearest[0]:
+                nearest = (abs(g - target), won)
+        elif best is None or outcome.best_progress > best[0]:
             best = (outcome.best_progress, counter, deal)
+    if nearest is not None:
+        return nearest[1]
     assert best is not None
     return DailyDeal(date, variant, best[2], best[1], salt, (), best[0])
 

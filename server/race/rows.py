@@ -43,6 +43,7 @@ class RoomRow:
     ranked: bool = False  # a daily room holding the player's first attempt of the day
     solo: bool = False  # a solo game: one player, a chosen deal, undo and hints, never ranked
     arena: str | None = None  # the arena that paired this race (docs/design/arenas.md)
+    grade: int | None = None  # the deal's difficulty, 1 easy .. 5 no win found (docs/design/difficulty.md)
 
     def player(self, n: int) -> PlayerRow | None:
         return self.players[n - 1] if 1 <= n <= len(self.players) else None

@@ -58,7 +58,7 @@ def room_message(room: RoomRow, now: int) -> dict[str, Any]:
         "starts_at": room.starts_at or None, "ends_at": room.ends_at or None,
         "total_cards": rules.spec.total_cards, "layout": rules.layout(),
         "server_time": now, "rematch": room.rematch, "daily": room.daily, "ranked": room.ranked,
-        "solo": room.solo, "arena": room.arena,
+        "solo": room.solo, "arena": room.arena, "difficulty": room.grade,
     }
     if room.solo:  # its player chose the deal (or asked for a random one): no secret to keep
         out["deal"] = room.deal

@@ -9,6 +9,7 @@ any board or rating takes it.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import datetime as dt
 import hashlib
 import hmac
@@ -70,8 +71,26 @@ def _solve(variant: str, deal: str, budget: int) -> Any:
     return solve(variant, deal, budget)
 
 
-def _choose(secret: bytes, date: str, variant: str, budget: int, tries: int) -> DailyDeal:
-    return choose_daily(secret, date, variant, _solve, budget, tries)
+def _grader(budget: int) -> Callable[[str, str, list[str]], int]:
+    def grade(variant: str, deal: str, line: list[str]) -> int:
+        from ..game.engine import new_game
+        from ..game.solver.difficulty import GRADE_BUDGET, grade_won
+
+        return grade_won(new_game(variant, deal), line, min(GRADE_BUDGET, budget)).grade
+
+    return grade
+
+
+def _choose(secret: bytes, date: str, variant: str, budget: int, tries: int,
+            par_games: int = 0) -> DailyDeal:
+    """The day's deal on the weekly curve, with the bots' par when asked
+    (in the worker process: a par is a few bot games per level)."""
+    deal = choose_daily(secret, date, variant, _solve, budget, tries, grade=_grader(budget))
+    if par_games > 0:
+        from .bots.par import bot_pars
+
+        deal = dataclasses.replace(deal, pars=bot_pars(variant, deal.deal, par_games))
+    return deal
 
 
 def ranked_replay(record: Record) -> dict[str, Any]:
@@ -85,7 +104,8 @@ def ranked_replay(record: Record) -> dict[str, Any]:
 
 class Competition:
     def __init__(self, rooms: RoomStore, boards: BoardStore, secret: str, clock: Clock,
-                 solve_budget: int = 200_000, tries: int = 12, season_days: int = MONTH) -> None:
+                 solve_budget: int = 200_000, tries: int = 12, season_days: int = MONTH,
+                 par_games: int = 0) -> None:
         self.rooms = rooms
         self.boards = boards
         self.ladder = Ladder(boards, clock, season_days)
@@ -99,6 +119,7 @@ class Competition:
         self.clock = clock
         self.solve_budget = solve_budget
         self.tries = tries
+        self.par_games = par_games  # bot games per level for a daily's par (0: none)
         self._pool: ProcessPoolExecutor | None = None
         self._pending: dict[tuple[str, str], asyncio.Future[DailyDeal]] = {}
         # Names live in this deployment's store, which shares this secret: a one-way tag of the
@@ -130,7 +151,8 @@ class Competition:
                 self._pool = ProcessPoolExecutor(max_workers=1)
             loop = asyncio.get_running_loop()
             fut = asyncio.ensure_future(loop.run_in_executor(
-                self._pool, _choose, self.secret, date, variant, self.solve_budget, self.tries))
+                self._pool, _choose, self.secret, date, variant, self.solve_budget, self.tries,
+                self.par_games))
             self._pending[key] = fut
         try:
             deal = await asyncio.shield(fut)
@@ -149,12 +171,14 @@ class Competition:
         _, ends = day_bounds_ms(date)
         out: dict[str, Any] = {"t": "daily_info", "variant": variant, "date": date,
                                "day": day_number(date), "commitment": deal.commitment,
-                               "ends_at": ends, "yesterday": None}
+                               "ends_at": ends, "yesterday": None,
+                               "difficulty": deal.grade, "pars": list(deal.pars)}
         yesterday = (dt.date.fromisoformat(date) - dt.timedelta(days=1)).isoformat()
         past = await self.boards.daily(yesterday, variant)
         if past is not None:
             out["yesterday"] = {"date": yesterday, "day": day_number(yesterday), "deal": past.deal,
                                 "salt": past.salt, "commitment": past.commitment, "par": past.par,
+                                "difficulty": past.grade, "pars": list(past.pars),
                                 "check": commitment(past.deal, past.salt) == past.commitment,
                                 "log_head": await self.results_log.head_at(yesterday)}
         return out

@@ -32,6 +32,7 @@ from ..wire.protocol import encode
 from .analysisworker import AnalysisWorker
 from .competition import Competition
 from .deadwork import DeadSearchWorker, WorkerUnavailable
+from .grading import DealGrader
 from .hub import BOARDS_CHANNEL, Hub
 from .moderation import Moderation
 from .ports import Bots, Outbox, Queue
@@ -75,7 +76,8 @@ class RoomService:
         self.boards = BoardStore(redis, self.store)
         self.competition = Competition(self.store, self.boards, settings.secret, clock,
                                        settings.daily_budget, settings.daily_tries,
-                                       season_days=settings.season_days)
+                                       season_days=settings.season_days,
+                                       par_games=settings.daily_par_games)
         # reports, bans, voids and renames (server/rooms/moderation.py)
         self.moderation = Moderation(redis, self.store._guard, self.competition, self.room, clock)
         self.hub = Hub(redis, self._resync_room, self._board_changed,
@@ -96,6 +98,8 @@ class RoomService:
                                                if settings.dead_offload_ms else None)
         self.dead_worker = DeadSearchWorker(settings.dead_worker_mb)
         self.analysis = AnalysisWorker(settings.dead_worker_mb)  # post-game analyses, off the loop
+        # each race's deal graded by difficulty in a worker process of its own
+        self.grader = DealGrader(self.store, settings.grade_budget)
         # the longest a move's answer waits for a search's verdict (then it is pushed)
         self.answer_wait_s: float = settings.dead_answer_ms / 1000
         # the move path's card conservation check (server/rooms/play.py), an attribute so
@@ -127,6 +131,7 @@ class RoomService:
         await self.competition.ladder.close()
         await self.competition.history.close()
         self.competition.close()
+        await self.grader.close()
         self.dead_worker.close()
         self.analysis.close()
         self.store.close()
@@ -209,8 +214,11 @@ class RoomService:
                         min_players: int = 2, **extra: str | int) -> str:
         """A room in its lobby, knowing its deal's starting foundation count."""
         fc0 = engine.foundation_cards(engine.new_game(variant, deal))
-        return await self.store.create_room(variant, deal, max_players, private, min_players,
+        code = await self.store.create_room(variant, deal, max_players, private, min_players,
                                             fc0=fc0, **extra)
+        if "grade" not in extra:  # (a daily room comes with its deal's grade)
+            self.grader.grade_room(code, variant, deal)
+        return code
 
     @staticmethod
     def new_deal() -> str:

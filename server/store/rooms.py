@@ -182,7 +182,8 @@ class RoomStore:
                        daily=_s(meta["daily"]) if "daily" in meta else None,
                        ranked=_s(meta.get("ranked", "0")) == "1",
                        solo=_s(meta.get("solo", "0")) == "1",
-                       arena=_s(meta["arena"]) if "arena" in meta else None)
+                       arena=_s(meta["arena"]) if "arena" in meta else None,
+                       grade=_int(meta["grade"]) if "grade" in meta else None)
         for n in range(1, _int(meta.get("players")) + 1):
             p = {_s(k): v for k, v in rows[n].items()}
             if not p:
@@ -227,6 +228,12 @@ class RoomStore:
         """HSET that never recreates an expired room's key (it would have no TTL)."""
         args = [x for pair in fields.items() for x in pair]
         await self._guard(self._hset_existing([key], args))
+
+    async def set_grade(self, code: str, grade: int) -> bool:
+        """Keep the deal's difficulty grade in the room's meta hash (never
+        recreating an expired room); whether the room still exists."""
+        args: list[str | int] = ["grade", grade]
+        return bool(await self._guard(self._hset_existing([keys.meta(code)], args)))
 
     async def claim_rematch(self, code: str, new_code: str) -> str:
         """Link ``code`` to its rematch room; the first claim wins."""

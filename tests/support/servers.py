@@ -113,7 +113,8 @@ async def make_server(redis_url_session: str) -> AsyncIterator[ServerFactory]:
 
     async def make(redis: str | None = None, **overrides: Any) -> RaceServer:
         options: dict[str, Any] = {"host": "127.0.0.1", "port": 0, "countdown_ms": COUNTDOWN_MS,
-                                   "race_seconds": 60, "rate_per_2s": FAST_RATE,
+                                   "race_seconds": 60, "rate_per_2s": FAST_RATE, "daily_par_games": 0,
+                                   "grade_budget": 0,
                                    **NO_ADDRESS_LIMITS}
         options.update(overrides)
         app = RaceServer(Settings(**options), redis or redis_url_session)

@@ -113,6 +113,8 @@ class CrossModel:
         self.parents = [[t for t in range(52) if self.on[x][t]] for x in range(52)]
         # the cards of x's suit below it in foundation order, lowest first
         self.lower = [[x // 13 * 13 + (base0 + k) % 13 for k in range(self.rel[x])] for x in range(52)]
+        # card_at[s][h]: the card of suit s that goes on a foundation of height h
+        self.card_at = [[s * 13 + (base0 + h) % 13 for h in range(13)] for s in range(4)]
         self.names = [f"t{k + 1}" for k in range(self.tn)]
         # the capacity test (see capacity.py): only where every pile is a run
         self.wrap_runs = any(self.on[k][a] for k in range(12, 52, 13) for a in range(0, 52, 13))
@@ -400,6 +402,36 @@ class CrossModel:
             q = piles[dst]
             piles[src] += q[-n:]
             piles[dst] = q[:-n]
+
+    # -- for the best-first stage (search.best_first) -------------------------
+    def snapshot(self) -> tuple[list[bytes], list[int], list[int], list[int], int, int, int, int]:
+        return (list(self.piles), list(self.stock), list(self.waste), list(self.fcount),
+                self.redeals, self.vacancy, self.removed, self.nf)
+
+    def restore(self, snap: tuple[list[bytes], list[int], list[int], list[int], int, int, int, int]) -> None:
+        piles, stock, waste, fcount, self.redeals, self.vacancy, self.removed, self.nf = snap
+        self.piles, self.stock, self.waste, self.fcount = list(piles), list(stock), list(waste), list(fcount)
+        self.last = _NO_LAST
+
+    def score(self) -> int:
+        """Lower is better: foundation cards count most, then how many cards
+        lie on the cards the foundations want next (in the waste or a pile;
+        a card still in the stock costs nothing yet), then the waste's length."""
+        depth = [0] * 52
+        for p in self.piles:
+            n = len(p)
+            for d in range(n):
+                depth[p[d]] = n - 1 - d
+        w = self.waste
+        n = len(w)
+        for d in range(n):
+            depth[w[d]] = n - 1 - d
+        buried = 0
+        fcount, card_at = self.fcount, self.card_at
+        for s in range(4):
+            if fcount[s] < 13:
+                buried += depth[card_at[s][fcount[s]]]
+        return -10 * self.nf + 2 * buried + n
 
     def as_move(self, m: CrossMove) -> Move:
         kind = m[0]

@@ -44,7 +44,7 @@ def clock() -> Clock:
 @pytest.fixture
 async def server(competition_redis_url: str, redis: Redis, clock: Clock) -> AsyncIterator[RaceServer]:
     settings = Settings(port=0, countdown_ms=50, rate_per_2s=100_000, secret="s3cret",
-                        daily_budget=3000, daily_tries=2, race_seconds=120)
+                        daily_budget=3000, daily_tries=2, race_seconds=120, daily_par_games=0)
     app = RaceServer(settings, competition_redis_url, clock=clock)
     await app.start()
     yield app
@@ -133,6 +133,9 @@ async def test_commit_then_reveal_across_the_day_rollover(server: RaceServer, cl
     today = await bot.expect("daily_info", timeout=60)
     assert today["date"] == DAY and today["yesterday"] is None
     assert "deal" not in today and len(today["commitment"]) == 64
+    # before the race: for a deal the solver won, its difficulty grade (no par
+    # here: tests/unit/rooms/test_daily_choice.py makes one)
+    assert today["pars"] == [] and (today["difficulty"] is None or 1 <= today["difficulty"] <= 4)
     results = await play_daily(bot)
     await bot.send({"t": "record"})
     assert (await bot.expect("error"))["code"] == "no_results"  # not while the day lasts
@@ -141,6 +144,7 @@ async def test_commit_then_reveal_across_the_day_rollover(server: RaceServer, cl
     tomorrow = await bot.expect("daily_info", timeout=60)
     past = tomorrow["yesterday"]
     assert past["date"] == DAY and tomorrow["commitment"] != today["commitment"]
+    assert past["pars"] == today["pars"] and past["difficulty"] == today["difficulty"]
     # anyone can check the deal was fixed in advance, and replay it
     digest = hashlib.sha256(f"{past['deal']}|{past['salt']}".encode()).hexdigest()
     assert digest == today["commitment"]

@@ -282,3 +282,17 @@ def test_a_players_neighbours_on_this_seasons_board() -> None:
                "total": 400, "near": "ann", "me": None, "entries": []}, T0)
     text = screen(st, UI(menu="board", board_kind="rating", variant="czarina", board_scope="near"))
     assert "you are not on this board yet" in text and "all time" in text
+
+
+def test_the_daily_shows_its_difficulty_and_par_and_a_room_its_grade() -> None:
+    st = lobby()
+    ui = UI(menu="daily", variant="czarina")
+    apply(st, {**info(revealed()), "difficulty": 4, "pars": [6, 12, 20, 31, 40]}, T0)
+    text = screen(st, ui)
+    assert "Difficulty hard \u00b7 par L1 6, L2 12, L3 20, L4 31, L5 40" in text
+    apply(st, {**info(revealed()), "difficulty": None, "pars": []}, T0)
+    assert "par L1" not in screen(st, ui) and "Difficulty" not in screen(st, ui)
+    in_daily_room(st, ranked=True)
+    assert "difficulty" not in screen(st).splitlines()[0]
+    apply(st, {**st.room, "difficulty": 2}, T0)
+    assert "difficulty fair" in screen(st).splitlines()[0]

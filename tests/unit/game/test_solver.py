@@ -185,15 +185,35 @@ def test_whole_deals_proved_lost(variant: str, deal: int, budget: int) -> None:
 def test_budget_spent_is_unknown_and_larger_budgets_extend_smaller_ones() -> None:
     small = solve("four-seasons", 1, 6_000)
     assert small.result == UNKNOWN and small.nodes == 6_000
-    # the first stage has a fixed size, so a bigger budget replays a smaller run
-    # node for node before going on
-    for deal in (209795, 796790, 1):
-        a = solve("four-seasons", deal, 5_500)
-        b = solve("four-seasons", deal, 12_000)
+    # the first stages have fixed sizes, so a bigger budget replays a smaller run
+    # node for node before going on (past 10,000 nodes, where the cross family's
+    # best-first stage joins in)
+    for deal in (209795, 26):
+        a = solve("four-seasons", deal, 10_500)
+        b = solve("four-seasons", deal, 20_000)
         if a.result != UNKNOWN:
             assert (a.result, a.nodes, a.moves) == (b.result, b.nodes, b.moves)
         else:
-            assert b.result == UNKNOWN or b.nodes > 5_500
+            assert b.result == UNKNOWN or b.nodes > 10_500
+
+
+def test_the_best_first_stage_finds_wins_the_depth_first_order_misses() -> None:
+    deal = 26  # of the first 60 deals, one of four won at 20,000 nodes only with it
+    found = solve("four-seasons", deal, 20_000)
+    assert found.result == WON and [s.name for s in found.stages] == ["quick", "best-first"]
+    assert solve("four-seasons", deal, 20_000, best_first_stage=False).result == UNKNOWN
+    # at or under 10,000 nodes it does not run: those figures stay as they were
+    assert [s.name for s in solve("four-seasons", deal, 10_000).stages] == ["quick", "complete"]
+
+
+def test_a_cross_snapshot_restores_the_position() -> None:
+    m = CrossModel(new_game("four-seasons", 26))
+    snap, key = m.snapshot(), m.key()
+    for _ in range(6):
+        m.do(m.moves()[-1])
+    assert m.key() != key
+    m.restore(snap)
+    assert m.key() == key and m.moves() == CrossModel(new_game("four-seasons", 26)).moves()
 
 
 # -- losses are proofs --------------------------------------------------------------

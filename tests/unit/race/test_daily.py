@@ -125,3 +125,46 @@ def test_a_secret_written_by_another_process_meanwhile_wins(tmp_path: Path,
     assert load_or_create_secret(str(data)) == theirs
     monkeypatch.undo()
     assert sorted(q.name for q in data.iterdir()) == ["secret"]
+
+
+def test_the_weekly_curve_is_easier_early_in_the_week() -> None:
+    from server.race.daily import WEEKLY_CURVE, weekly_target
+
+    assert list(WEEKLY_CURVE) == sorted(WEEKLY_CURVE) and WEEKLY_CURVE[0] < WEEKLY_CURVE[-1]
+    assert weekly_target("2026-11-30") == WEEKLY_CURVE[0]  # a Monday
+    assert weekly_target("2026-12-06") == WEEKLY_CURVE[6]  # a Sunday
+
+
+def test_choose_daily_takes_the_first_won_deal_of_the_weekdays_grade() -> None:
+    from server.race.daily import weekly_target
+
+    grades = {derive_deal(b"k", "2026-12-06", "four-seasons", c): g
+              for c, g in enumerate([1, 2, 9, 4, 4])}  # 9: never graded, it is lost
+
+    def solve(variant: str, deal: str, budget: int) -> Outcome:
+        return Outcome("lost" if grades[deal] == 9 else "won", [f"line{grades[deal]}"])
+
+    asked: list[list[str]] = []
+
+    def grade(variant: str, deal: str, line: list[str]) -> int:
+        asked.append(line)
+        return grades[deal]
+
+    sunday = choose_daily(b"k", "2026-12-06", "four-seasons", solve, tries=5, grade=grade)
+    assert weekly_target("2026-12-06") == 4
+    assert sunday.counter == 3 and sunday.grade == 4 and sunday.certificate == ("line4",)
+    assert asked == [["line1"], ["line2"], ["line4"]]  # the lost deal is never graded
+    # with no deal of the target grade, the nearest one, the first of equals
+    monday = {derive_deal(b"k", "2026-11-30", "four-seasons", c): g for c, g in enumerate([3, 2, 4])}
+    grades.update(monday)
+    d = choose_daily(b"k", "2026-11-30", "four-seasons", solve, tries=3, grade=grade)
+    assert d.counter == 1 and d.grade == 2
+
+
+def test_a_graded_daily_keeps_its_grade_and_pars_in_the_store() -> None:
+    from server.race.daily import DailyDeal
+
+    d = DailyDeal("2026-12-06", "czarina", "1" * 20, 3, "s", ("draw",), None, 4, (6, 12, 20, 52, 52))
+    assert DailyDeal.from_store(d.to_store()) == d
+    old = {k: v for k, v in d.to_store().items() if k not in ("grade", "pars")}  # a row from before
+    assert DailyDeal.from_store(old).grade is None and DailyDeal.from_store(old).pars == ()
