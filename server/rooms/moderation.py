@@ -22,6 +22,7 @@ from redis.asyncio import Redis
 
 from ..game.variants import variant_ids
 from ..ops.limits import address_key
+from ..race.ratings import Skill
 from ..race.rows import RoomRow
 from ..store.bans import BanStore
 from ..store.renames import RenameStore
@@ -66,6 +67,12 @@ class Event:
 
 Listener = Callable[[Event], Awaitable[None]]
 RoomLookup = Callable[[str], Awaitable[RoomRow | None]]
+
+
+def voided_names(players: dict[str, Any]) -> list[str]:
+    """The names a void changed something for (a rating taken out, a daily entry off
+    its board): what the results log records as voided."""
+    return [n for n, done in players.items() if isinstance(done, dict) or done == "off the daily board"]
 
 
 def check_reason(reason: str) -> str:
@@ -227,8 +234,11 @@ class Moderation:
         if await self.renames.exists(new) or await self.name_ban(new) is not None:
             raise ModerationError("conflict", f"{new!r} is taken, banned or reserved: choose another")
         old_key = old.casefold()
-        variants = await self.renames.move(old_key, new, self.competition.ladder.written(),
-                                           kept_days(self.competition.today()), variant_ids())
+        results = self.competition.results_log
+        async with results.turn() as token:  # the ratings moved and the log's line in one turn
+            variants = await self.renames.move(old_key, new, self.competition.ladder.written(),
+                                               kept_days(self.competition.today()), variant_ids())
+            await results.rename_within(token, old_key, new)
         now = self.clock()
         # the old name stays reserved: nobody claims it again, its holder is told the new one
         await self.bans.ban("name", old_key, {"kind": "renamed", "reason": reason, "at": now,
@@ -243,10 +253,17 @@ class Moderation:
         race = await self._race(code)
         if race is None:
             raise ModerationError("not_found", f"no rated race {code[:16]!r} is known (kept 90 days)")
-        done = await self.voider.race(code, race, self.clock())
+        skills: dict[str, tuple[Skill, Skill]] = {}
+        results = self.competition.results_log
+        # the ratings written and their line in the results log in one turn of the log: no
+        # rated race comes between them, so the log replays to the stored numbers
+        async with results.turn() as token:
+            done = await self.voider.race(code, race, self.clock(), None, skills)
+            await results.void_within(token, code, voided_names(done), reason, skills,
+                                      self.competition.ladder.written())
         await self._audit("void", code, reason, by, {"players": done})
         await self._tell(Event("void", reason, by, race=code, names=tuple(race["names"]),
-                               detail={"players": done, "variant": race["variant"]}))
+                               detail={"players": done, "variant": race["variant"], "skills": skills}))
         return {"race": code, "variant": race["variant"], "players": done}
 
     async def cheater(self, name: str, reason: str, by: str) -> dict[str, Any]:
@@ -263,12 +280,19 @@ class Moderation:
         if (await self.name_ban(key) or {}).get("kind") != "renamed":
             await self.bans.ban("name", key, {"kind": "cheater", "reason": reason, "at": now,
                                               "until": None}, None, now)
-        done = await self.voider.everything_of(key, variants, variant_ids(), self.competition.today(),
-                                               now, self._race)
+        skills: dict[str, dict[str, tuple[Skill, Skill]]] = {}
+        results = self.competition.results_log
+        async with results.turn() as token:  # as a void: the ratings and their lines in one turn
+            done = await self.voider.everything_of(key, variants, variant_ids(), self.competition.today(),
+                                                   now, self._race, skills)
+            for code, players in done["races"].items():
+                await results.void_within(token, code, voided_names(players), reason,
+                                          skills.get(code, {}), self.competition.ladder.written())
         await self._audit("cheater", key, reason, by, {"voided": sorted(done["races"])})
         for code, players in done["races"].items():
             await self._tell(Event("void", reason, by, race=code, names=tuple(players),
-                                   detail={"players": players, "cheater": key}))
+                                   detail={"players": players, "cheater": key,
+                                           "skills": skills.get(code, {})}))
         return {"name": key, **done}
 
     async def audit_log(self, limit: int, before: str = "+") -> list[dict[str, str]]:

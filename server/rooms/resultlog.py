@@ -116,15 +116,26 @@ class ResultLog:
                    seasons: tuple[str, ...] = ()) -> Line | None:
         """Log a void of ``names``' results in ``race``, why, and the ratings
         moderation wrote for them (name -> before, after) on these boards."""
-        written = {n: (a.to_store(), b.to_store()) for n, (a, b) in (ratings or {}).items()}
         async with self.turn() as token:
-            return await self._append(token, "void", void_fields(race, names, reason[:REASON_MAX],
-                                                                 written, seasons), None)
+            return await self.void_within(token, race, names, reason, ratings, seasons)
+
+    async def void_within(self, token: str | None, race: str, names: list[str], reason: str,
+                          ratings: dict[str, tuple[Skill, Skill]] | None = None,
+                          seasons: tuple[str, ...] = ()) -> Line | None:
+        """:meth:`void` in a turn the caller holds: moderation writes the ratings and
+        logs them in one turn, so no rated race comes between the two."""
+        written = {n: (a.to_store(), b.to_store()) for n, (a, b) in (ratings or {}).items()}
+        return await self._append(token, "void", void_fields(race, names, reason[:REASON_MAX],
+                                                             written, seasons), None)
 
     async def rename(self, old: str, new: str) -> Line | None:
         """Log that the name ``old`` is ``new`` from now on."""
         async with self.turn() as token:
-            return await self._append(token, "rename", rename_fields(old, new), None)
+            return await self.rename_within(token, old, new)
+
+    async def rename_within(self, token: str | None, old: str, new: str) -> Line | None:
+        """:meth:`rename` in a turn the caller holds (moderation moves the ratings in it)."""
+        return await self._append(token, "rename", rename_fields(old, new), None)
 
     # -- reads, for the read API ---------------------------------------------------------------
     async def index(self) -> dict[str, Any]:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
+from ..race.ratings import Skill
 from ..race.rows import RoomRow
 from ..store.bans import BanStore
 from ..store.boards import DAILY_TTL_S
@@ -44,8 +45,10 @@ class Voider:
         self.ladder = ladder
 
     async def race(self, code: str, race: dict[str, Any], now_ms: int,
-                   only: set[str] | None = None) -> dict[str, Any]:
-        """Void race ``code`` for its players (or only those named): what changed, by name."""
+                   only: set[str] | None = None,
+                   skills: dict[str, tuple[Skill, Skill]] | None = None) -> dict[str, Any]:
+        """Void race ``code`` for its players (or only those named): what changed, by
+        name; ``skills`` gets each rating written (before, after), for the results log."""
         variant = race["variant"]
         names = [n for n in race["names"] if only is None or n.casefold() in only]
         out: dict[str, Any] = {}
@@ -63,6 +66,8 @@ class Voider:
                 out[name] = done
                 continue
             before, after = done
+            if skills is not None:
+                skills[name] = (before, after)
             out[name] = {"before": round(before.ordinal, 3), "after": round(after.ordinal, 3)}
             placed.append(name)
         cheaters = await self.bans.cheaters([n.casefold() for n in placed])
@@ -71,7 +76,9 @@ class Voider:
         return out
 
     async def everything_of(self, name: str, variants: list[str], all_variants: list[str],
-                            today: str, now_ms: int, lookup: Any) -> dict[str, Any]:
+                            today: str, now_ms: int, lookup: Any,
+                            skills: dict[str, dict[str, tuple[Skill, Skill]]] | None = None
+                            ) -> dict[str, Any]:
         """Void every rated race kept in a cheater's histories (newest first,
         so each is its last change when voided: exact for the cheater), refund
         its opponents, and take the name off every board."""
@@ -81,7 +88,8 @@ class Voider:
                 race = await lookup(code)
                 if race is None:  # the opponents are no longer known: the cheater's own change
                     race = {"variant": variant, "names": [name], "daily": None, "won": None}
-                voided[code] = await self.race(code, race, now_ms)
+                voided[code] = await self.race(code, race, now_ms, None,
+                                               None if skills is None else skills.setdefault(code, {}))
         await self.voids.take_off_boards(name, all_variants, self.ladder.written())
         days = await self.voids.take_off_daily(kept_days(today), all_variants, name)
         return {"races": voided, "daily_entries": days}
