@@ -201,3 +201,25 @@ async def test_a_past_day_publishes_the_logs_head_beside_its_reveal(server: Race
     today = competition.today()
     assert await competition.results_log.head_at(today) == {"seq": 1, "hash": index["head"]["hash"]}
     assert await competition.results_log.head_at("2000-01-01") is None
+
+
+async def test_moderations_voids_and_renames_enter_the_log_and_it_replays_to_the_store(
+        server: RaceServer, clock: Clock) -> None:
+    """Moderation writes its ratings and their lines in one turn of the log: after a void of
+    an older race (a step refunded under a later one) and a rename, the log alone still
+    gives every stored rating."""
+    first = await rated_race(server, ["ann", "bob"], [12, 2])
+    await rated_race(server, ["bob", "cid"], [20, 1])
+    mod = server.service.moderation
+    await mod.void(first, "played a solver's line", "op")
+    await mod.rename("cid", "cyd", "an offensive name", "op")
+    clock.next_day()
+    lines = await lines_of(server)
+    entries = [json.loads(t)["entry"] for t in lines]
+    assert [e["kind"] for e in entries] == ["result", "result", "void", "rename"]
+    assert entries[2]["race"] == first and set(entries[2]["ratings"]) == {"ann", "bob"}
+    log, fault = check(iter(lines))
+    assert fault is None, fault
+    ratings = server.service.boards.ratings
+    for name in ("ann", "bob", "cyd"):
+        assert log.ratings[name][VARIANT] == (await ratings.skills(name))[VARIANT]
