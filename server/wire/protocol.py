@@ -240,7 +240,8 @@ SERVER_MESSAGES: Final[dict[str, str]] = {
              "(joined, room, view follow)",
     "hint": "v (the position it is for), result (won, lost or unknown), move (keeps the game "
             "winnable; null unless won)",
-    "friends": "following[{name, online, room (the room code it is in, or null)}], blocked[] (names), "
+    "friends": "following[{name, online, in_room, room (the code of the room it is in, only when that "
+               "name follows you too; else null)}], blocked[] (names), "
                "challenges[{name, variant, expires_at}] (waiting for your answer), max_following: "
                "the answer to friends, follow, unfollow, block and unblock",
     "challenge_sent": "name, variant, expires_at: your challenge waits for that name's answer until "
