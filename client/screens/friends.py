@@ -49,7 +49,8 @@ def _row(entry: dict[str, Any]) -> str:
     if not entry.get("online"):
         return f"  {name:<26}offline"
     room = entry.get("room")
-    where = f"online, in room {clean(room, 16)}" if isinstance(room, str) and room else "online, in the lobby"
+    where = (f"online, in room {clean(room, 16)}" if isinstance(room, str) and room
+             else "online, in a room" if entry.get("in_room") else "online, in the lobby")
     return f"  {name:<26}{where}"
 
 

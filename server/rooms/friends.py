@@ -4,7 +4,7 @@ Only a connection that proved a claimed name may follow, block or challenge,
 and only claimed names can be followed, blocked or challenged: a guest has no
 lasting name to be found by. A block keeps the two names apart both ways: the
 blocked name cannot follow or challenge the blocker, neither follows the other
-any more, and the quick-race pairing never puts them in one race.
+any more, and neither the quick-race pairing nor an arena's puts them in one race.
 
 Every refusal is decided before the first write (the budget, the names, the
 blocks and the lists' bounds), so a refused message leaves the store as it was.
@@ -47,7 +47,8 @@ class Friends:
         self.service = presence.service
         _FRIENDS[self.service] = self
         # connection id -> (window start, writes in it): signed-in connections of this
-        # process only, gone with the connection (Presence.depart calls forget)
+        # process only, gone with the connection (server/rooms/presence.py's Departures
+        # calls forget)
         self._spent: dict[str, tuple[float, int]] = {}
 
     def forget(self, player: Player) -> None:
@@ -121,7 +122,10 @@ class Friends:
         store, now = self.presence.friends, self.service.clock()
         following = await store.following(me)
         where = await self.presence.store.where(list(following), now)
-        rows = [{"name": shown, "online": key in where, "room": where.get(key) or None}
+        # a room's code lets one join it: shown only to a name that name follows back
+        mutual = set(await store.followers(me))
+        rows = [{"name": shown, "online": key in where, "in_room": bool(where.get(key)),
+                 "room": (where.get(key) or None) if key in mutual else None}
                 for key, shown in sorted(following.items(), key=lambda kv: kv[1].casefold())]
         blocked = sorted((await store.blocked(me)).values(), key=str.casefold)
         challenges = [c.message() for c in await self.presence.store.challenges(me, now)]

@@ -270,7 +270,8 @@ SERVER_MESSAGES: Final[dict[str, str]] = {
     "reported": "name: your report of that name is with the moderators",
     "bot_account": "name: the name is a bot account from now on, for good (rated on the bots' board, "
                    "marked as a bot, paired only with persons who accept bots)",
-    "friends": "following[{name, online, room (the room code it is in, or null)}], blocked[] (names), "
+    "friends": "following[{name, online, in_room, room (the code of the room it is in, only when that "
+               "name follows you too; else null)}], blocked[] (names), "
                "challenges[{name, variant, expires_at}] (waiting for your answer), max_following: "
                "the answer to friends, follow, unfollow, block and unblock",
     "challenge_sent": "name, variant, expires_at: your challenge waits for that name's answer until "

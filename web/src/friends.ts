@@ -69,7 +69,8 @@ export function friendsScreen(app: App, main: HTMLElement, back: HTMLElement): v
   const ul = h("ul", { class: "friends" });
   following.forEach((f) => {
     const who = name(f.name);
-    const where = f.online !== true ? "offline" : str(f.room) ? `online, in room ${str(f.room)}` : "online, in the lobby";
+    const where = f.online !== true ? "offline" : str(f.room) ? `online, in room ${str(f.room)}`
+      : f.in_room === true ? "online, in a room" : "online, in the lobby";
     ul.append(h("li", { "data-friend": who }, `${who} · ${where} `,
       button("Unfollow", () => app.send({ t: "unfollow", name: who }), { "data-unfollow": who })));
   });

@@ -296,7 +296,7 @@ async def test_friends_presence_and_a_challenge_on_a_cluster_across_processes(
             await bot.expect("claimed")
         await ann.send({"t": "follow", "name": names[1]})
         following = (await ann.expect("friends"))["following"]
-        assert following == [{"name": names[1], "online": True, "room": None}]
+        assert following == [{"name": names[1], "online": True, "in_room": False, "room": None}]
         await ann.send({"t": "challenge", "name": names[1], "variant": VARIANT})
         assert (await notice(bob, "challenge"))["name"] == names[0]
         await bob.send({"t": "challenge_answer", "name": names[0]})

@@ -105,13 +105,18 @@ async def test_a_followed_name_is_seen_online_in_its_room_across_processes(
     try:
         await ann.send({"t": "follow", "name": bob_name.lower()})  # any case finds the name
         listing = await ann.expect("friends")
-        assert listing["following"] == [{"name": bob_name, "online": True, "room": None}]
+        assert listing["following"] == [{"name": bob_name, "online": True, "in_room": False, "room": None}]
         assert await rdb.sismember(friend_store.followers_key(bob_name), ann_name.casefold())
         # the follow's two keys, both presences and their told marks
         assert await every_key_lapses_and_is_documented(rdb, ann_name, bob_name) == 6
         await bob.send({"t": "create", "variant": VARIANT})
         code = (await bob.expect("joined"))["code"]
         await other.presence.refresh()  # the timer's work, now: the room it is in
+        await ann.send({"t": "friends"})
+        row = (await ann.expect("friends"))["following"][0]
+        assert row["in_room"] is True and row["room"] is None  # its code: for those it follows
+        await bob.send({"t": "follow", "name": ann_name})
+        await bob.expect("friends")
         await ann.send({"t": "friends"})
         assert (await ann.expect("friends"))["following"][0]["room"] == code
         await bob.close()

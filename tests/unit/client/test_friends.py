@@ -55,6 +55,10 @@ def test_the_list_shows_who_is_online_where_and_the_challenges_waiting() -> None
     st = friends_state(following=3, waiting=2)
     text = shown(st, UI(menu="friends"))
     assert "online, in room K7QX2M" in text and "offline" in text
+    assert "online, in the lobby" in text  # the third: online, in no room
+    st.friends = {**(st.friends or {}), "following": [{"name": "eve", "online": True, "in_room": True,
+                                                        "room": None}]}
+    assert "eve" in shown(st, UI(menu="friends")) and "online, in a room" in shown(st, UI(menu="friends"))
     assert "Challenges waiting" in text and "Annabelle-the-Quick" in text
     assert "blocked: pest0" in text
     # a accepts the first waiting, x declines it

@@ -121,7 +121,7 @@ def friends_state(following: int = 12, waiting: int = 5) -> RaceState:
     """A claimed name following many names (some online, in rooms), with
     challenges waiting, names blocked and a notice just in."""
     st = lobby_state(True)
-    rows = [{"name": f"{NAMES[i % 4][:20]}{i}", "online": i % 2 == 0,
+    rows = [{"name": f"{NAMES[i % 4][:20]}{i}", "online": i % 2 == 0, "in_room": i % 4 != 2,
              "room": "K7QX2M" if i % 4 == 0 else None} for i in range(following)]
     apply(st, {"t": "friends", "following": rows, "blocked": [f"pest{i}" for i in range(6)],
                "challenges": [{"name": f"Carla Montgomery{i}", "variant": st.variants[i].id,
