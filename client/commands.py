@@ -154,7 +154,6 @@ COMMANDS: Final[dict[str, Run]] = {
     "solo": _solo,
     "undo": _undo,
     "hint": _sends("hint"),
-    "analyse": _sends("analyse"),
     "save": _save,
     "watch": _sends("watch", "code"),
     "ghost": _ghost,
@@ -174,4 +173,5 @@ COMMANDS: Final[dict[str, Run]] = {
     "revoke": _revoke,
     "codes_seen": _codes_seen,
     "redeem": lambda d, c: d.session.redeem(c.kind, c.scope, c.arg),  # kind: link or recover; scope: the name
+    "analyse": _sends("analyse"),
 }

@@ -102,8 +102,8 @@ class RaceState:
     arena_rejoin: str = ""  # the arena to join again on a new connection (set by its welcome)
     left_code: str | None = None  # the room last left: a late update of it is not taken back up
     left_seat: dict[str, int] = field(default_factory=dict)  # room -> our seat, of rooms left racing
-    analysis: dict[str, Any] | None = None  # the last ``analysis`` answer (client/analysis.py)
     away_results: list[dict[str, Any]] = field(default_factory=list)  # results of races left (newest first)
+    analysis: dict[str, Any] | None = None  # the last ``analysis`` answer (client/analysis.py)
 
     def tell(self, text: str, error: bool = False) -> None:
         """A notice for the screen the player is on now."""
@@ -374,9 +374,9 @@ REDUCERS: Final[dict[str, Reducer]] = {
     "arenas": _arenas,
     "arena": _arena,
     "hint": _hint,
-    "analysis": _analysis,
     "error": _error,
     "pong": _clock_only,
+    "analysis": _analysis,
 }
 
 # Server messages that change nothing the screens draw: the session acts on them
