@@ -268,15 +268,15 @@ const REDUCERS: Record<string, Reducer> = {
     else if (m.result === "lost") s.tell("no line wins from here: undo a move");
     else s.tell("no hint: the solver found no sure line in the time it has");
   },
-  analysis(s, m) {
-    s.analysis = { ...m };
-  },
   error(s, m) {
     const code = String(m.code ?? "");
     if (!QUIET.has(code)) {
       s.tell(String(m.message ?? code), true);
       s.events.push(String(m.message ?? code));
     }
+  },
+  analysis(s, m) {
+    s.analysis = { ...m };
   },
 };
 
