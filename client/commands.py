@@ -184,7 +184,6 @@ COMMANDS: Final[dict[str, Run]] = {
     "solo": _solo,
     "undo": _undo,
     "hint": _sends("hint"),
-    "analyse": _sends("analyse"),
     "save": _save,
     "watch": _sends("watch", "code"),
     "ghost": _ghost,
@@ -215,4 +214,5 @@ COMMANDS: Final[dict[str, Run]] = {
     "games": _games,  # arg: the name, num: the offset
     "game_replay": _game_replay,  # arg: the game's code, num: the move index, scope: whose
     "game_ghost": _game_ghost,  # arg: the game's code, scope: whose
+    "analyse": _sends("analyse"),
 }

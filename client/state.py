@@ -106,10 +106,10 @@ class RaceState:
     arena_rejoin: str = ""  # the arena to join again on a new connection (set by its welcome)
     left_code: str | None = None  # the room last left: a late update of it is not taken back up
     left_seat: dict[str, int] = field(default_factory=dict)  # room -> our seat, of rooms left racing
-    analysis: dict[str, Any] | None = None  # the last ``analysis`` answer (client/analysis.py)
     away_results: list[dict[str, Any]] = field(default_factory=list)  # results of races left (newest first)
     friends: dict[str, Any] | None = None  # the last ``friends`` list (client/screens/friends.py)
     challenges: list[dict[str, Any]] = field(default_factory=list)  # waiting for our answer
+    analysis: dict[str, Any] | None = None  # the last ``analysis`` answer (client/analysis.py)
 
     def tell(self, text: str, error: bool = False) -> None:
         """A notice for the screen the player is on now."""
@@ -393,10 +393,10 @@ REDUCERS: Final[dict[str, Reducer]] = {
     "arena": _arena,
     "hint": _hint,
     "games": _games,
-    "analysis": _analysis,
     "error": _error,
     "reported": _reported,
     "pong": _clock_only,
+    "analysis": _analysis,
 }
 
 # Server messages that change nothing the screens draw: the session acts on them

@@ -295,15 +295,15 @@ const REDUCERS: Record<string, Reducer> = {
       s.events.push(line);
     }
   },
-  analysis(s, m) {
-    s.analysis = { ...m };
-  },
   error(s, m) {
     const code = String(m.code ?? "");
     if (!QUIET.has(code)) {
       s.tell(String(m.message ?? code), true);
       s.events.push(String(m.message ?? code));
     }
+  },
+  analysis(s, m) {
+    s.analysis = { ...m };
   },
 };
 

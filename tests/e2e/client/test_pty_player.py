@@ -213,6 +213,10 @@ def test_an_answer_replaces_the_note_that_waited_for_it(server: Served, tmp_path
         term.wait_text("record saved to", timeout=10)
         hold(term, 0.3)
         assert "asking the server for your record" not in term.text
+        term.child.send("a")  # the post-game analysis, drawn under the results
+        term.wait_text("Where it was lost", timeout=30)
+        hold(term, 0.3)
+        assert "asking the server where the game was lost" not in term.text
         term.child.send("q")
         assert term.finish() == 0
     finally:
