@@ -292,9 +292,11 @@ class Fuzzer(FrameMaker):
     # -- the run -------------------------------------------------------------------------------
     async def snapshot(self) -> dict[bytes, Any]:
         """Every key and its value (TTLs left out: they only run down), but an
-        arena's presence marks and lease, which its runner renews on every tick."""
+        arena's presence marks and lease, which its runner renews on every tick,
+        and a bot's seat: its lease (``room:{CODE}:bot:N``), its row and its moves,
+        which the bot writes by itself while it plays, whatever another client sent."""
         keys = [k async for k in self.rdb.scan_iter(count=1000)
-                if not k.endswith((b":seen", b":lease"))]
+                if not k.endswith((b":seen", b":lease")) and b":bot:" not in k]
         pipe = self.rdb.pipeline(transaction=False)
         for k in keys:
             pipe.type(k)
@@ -304,7 +306,13 @@ class Fuzzer(FrameMaker):
                 b"set": lambda k: pipe.smembers(k), b"string": lambda k: pipe.get(k)}
         for k, kind in zip(keys, kinds, strict=True):
             read.get(kind, lambda k: pipe.type(k))(k)
-        return dict(zip(keys, await pipe.execute(), strict=True))
+        state = dict(zip(keys, await pipe.execute(), strict=True))
+        bots = [k for k, v in state.items()
+                if b":p:" in k and isinstance(v, dict) and v.get(b"bot", b"0") != b"0"]
+        for k in bots:
+            state.pop(k)
+            state.pop(k.replace(b":p:", b":log:"), None)
+        return state
 
     async def run(self, messages: int, report: Report, errors: ErrorRecords) -> None:
         started = time.monotonic()
