@@ -43,6 +43,8 @@ log = logging.getLogger("patience.bots")
 Dispatch = Callable[[Player, dict[str, Any]], Awaitable[None]]
 FRAMES_KEPT = 4096
 GIVE_UP_ERRORS = frozenset({"race_over", "game_over", "not_in_room", "no_room"})
+NOT_STARTED_WAIT_S = 0.1  # a move the store refuses as before the start is sent again this much later,
+NOT_STARTED_TRIES = 50  # at most this many times (5 s, longer than a countdown), then the bot waits
 
 _pool: ProcessPoolExecutor | None = None
 
@@ -194,6 +196,7 @@ class BotSeat:
         message: dict[str, Any] = {"t": "move", "seq": self.seq, "move": decision.move, "v": self.v}
         if decision.move == "resign":
             message = {"t": "resign", "seq": self.seq}
+        early = 0
         while True:
             try:
                 await self._send(message)
@@ -203,6 +206,14 @@ class BotSeat:
             except ProtocolError as exc:
                 if exc.code in GIVE_UP_ERRORS:
                     return  # the results (or the close) end the bot
+                if exc.code == "not_started":
+                    # the stored room is not racing (its start put back, or the room gone):
+                    # the same move a little later, then the next view, never an error
+                    early += 1
+                    if early > NOT_STARTED_TRIES:
+                        return
+                    await asyncio.sleep(NOT_STARTED_WAIT_S)
+                    continue
                 raise
 
     async def _think(self) -> Decision:
