@@ -27,14 +27,15 @@ point the same way. So the game is walked with a solver's winning line in hand:
   waits :data:`SEARCH_GAP` real choices (later positions have fewer cards
   left, and a line is easier to find).
 
-Two moves agree when they lead to the same position (so ``f`` and ``t3-f2``
-for the same card agree).
+Two moves agree when they lead to the same position (two texts of one move
+agree).
 
 **Think times.** The gap between one move's time and the previous one's
-(the first move, which includes reading the deal, is left out): how many,
-their median, their spread (standard deviation of the logarithm), how many
-are faster than a person's hand can make a move, the share of the most common
-exact millisecond value, and their *shape*: the mean logarithm of the times
+(the first move, which includes reading the deal, is left out), over the
+moves that were not easy (below): how many, their median, their spread
+(standard deviation of the logarithm), how many are faster than a person's
+hand can make a move, the most common exact millisecond value and its share;
+and their *shape* over every move: the mean logarithm of the times
 at hard positions (three or more real options) less that at easy moves (one
 legal move, a safe card going home, or a card turned from the stock: one key,
 no aiming, which a person may hit as fast as a machine).

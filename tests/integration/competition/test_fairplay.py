@@ -15,6 +15,7 @@ from server.game.solver import WON, solve
 from server.ops.config import Settings
 from server.race.fairplay_score import FLAG_AT
 from server.race.rows import PlayerRow, RoomRow
+from server.rooms import fairplay as fairplay_module
 from server.rooms.competition import Competition
 from server.store import keys
 from server.store.boards import BoardStore
@@ -119,3 +120,32 @@ async def test_a_ranked_daily_attempt_is_analysed_and_practice_is_not(competitio
         await ann.close()
     finally:
         await app.close()
+
+
+async def test_a_full_backlog_drops_the_analysis_and_nothing_else(
+        competition: Competition, redis: Redis, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(fairplay_module, "MAX_PENDING", 1)
+    line = solve(VARIANT, DEAL, 10_000).moves
+    await _race(redis, "FAIR0003", line[:40], line[:40])
+    fairplay = competition.fairplay
+    fairplay.after_ranked("FAIR0003", VARIANT, DEAL, {1: "Ann"})
+    fairplay.after_ranked("FAIR0003", VARIANT, DEAL, {2: "Bob"})  # the first still waits: dropped
+    assert fairplay.dropped == 1
+    await fairplay.idle()
+    assert fairplay.analysed == 1
+    assert await redis.llen(games_key("ann")) == 1 and not await redis.exists(games_key("bob"))
+
+
+async def test_a_job_the_worker_does_not_finish_in_time_is_given_up_and_the_next_runs(
+        competition: Competition, redis: Redis, monkeypatch: pytest.MonkeyPatch) -> None:
+    line = solve(VARIANT, DEAL, 10_000).moves
+    await _race(redis, "FAIR0004", line[:40], line[:40])
+    fairplay = competition.fairplay
+    monkeypatch.setattr(fairplay_module, "JOB_TIMEOUT_S", 0.0)
+    fairplay.after_ranked("FAIR0004", VARIANT, DEAL, {1: "Ann"})
+    await fairplay.idle()
+    assert fairplay.analysed == 0 and not await redis.exists(games_key("ann"))
+    monkeypatch.setattr(fairplay_module, "JOB_TIMEOUT_S", 60.0)
+    fairplay.after_ranked("FAIR0004", VARIANT, DEAL, {2: "Bob"})
+    await fairplay.idle()
+    assert fairplay.analysed == 1 and await redis.llen(games_key("bob")) == 1
