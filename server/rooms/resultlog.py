@@ -113,18 +113,26 @@ class ResultLog:
 
     async def void(self, race: str, names: list[str], reason: str,
                    ratings: dict[str, tuple[Skill, Skill]] | None = None,
-                   seasons: tuple[str, ...] = ()) -> Line | None:
+                   seasons: tuple[str, ...] = (), token: str | None = None) -> Line | None:
         """Log a void of ``names``' results in ``race``, why, and the ratings
-        moderation wrote for them (name -> before, after) on these boards."""
+        moderation wrote for them (name -> before, after) on these boards.
+        Moderation that rewrites ratings holds the turn around its writes and
+        this call (``token``: ``async with log.turn() as token``), so no race's
+        rating slips in between; without a token the call takes the turn itself."""
         written = {n: (a.to_store(), b.to_store()) for n, (a, b) in (ratings or {}).items()}
-        async with self.turn() as token:
-            return await self._append(token, "void", void_fields(race, names, reason[:REASON_MAX],
-                                                                 written, seasons), None)
+        fields = void_fields(race, names, reason[:REASON_MAX], written, seasons)
+        if token is not None:
+            return await self._append(token, "void", fields, None)
+        async with self.turn() as held:
+            return await self._append(held, "void", fields, None)
 
-    async def rename(self, old: str, new: str) -> Line | None:
-        """Log that the name ``old`` is ``new`` from now on."""
-        async with self.turn() as token:
+    async def rename(self, old: str, new: str, token: str | None = None) -> Line | None:
+        """Log that the name ``old`` is ``new`` from now on (``token``: a turn held
+        around the rename's own writes, as for :meth:`void`)."""
+        if token is not None:
             return await self._append(token, "rename", rename_fields(old, new), None)
+        async with self.turn() as held:
+            return await self._append(held, "rename", rename_fields(old, new), None)
 
     # -- reads, for the read API ---------------------------------------------------------------
     async def index(self) -> dict[str, Any]:
