@@ -400,8 +400,9 @@ REDUCERS: Final[dict[str, Reducer]] = {
 }
 
 # Server messages that change nothing the screens draw: the session acts on them
-# itself (client/connection.py asks for a changed board page again).
-NOT_FOLDED: Final = frozenset({"board_changed"})
+# itself (client/connection.py asks for a changed board page again); bot_account
+# answers a message only a bot's own program sends (docs/design/bot-accounts.md).
+NOT_FOLDED: Final = frozenset({"board_changed", "bot_account"})
 
 
 def hint_text(msg: dict[str, Any], v: int) -> str:

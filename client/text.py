@@ -211,8 +211,11 @@ class Out:
 
 def bot_tag(player: dict[str, Any]) -> str:
     """" [bot 3]" after a bot's name (the server marks each player's ``bot`` level; 0 is a
-    person): in plain text, so it reads the same with --ascii and lines stay aligned."""
+    person), " [bot]" after a bot account's (a program from outside: ``bot_account``): in
+    plain text, so it reads the same with --ascii and lines stay aligned."""
     level = player.get("bot")
     if isinstance(level, int) and not isinstance(level, bool) and 1 <= level <= 9:
         return f" [bot {level}]"
+    if player.get("bot_account") is True:
+        return " [bot]"
     return ""

@@ -24,7 +24,8 @@ function progressBars(app: App): HTMLElement {
     const text = `${seat.name}${mine ? " (you)" : ""}: ${done} of ${total} cards home, ${int(p.moves) ?? 0} moves` +
       (status !== "in_progress" ? `, ${status}` : "") + (seat.connected ? "" : ", offline");
     el.append(h("div", { class: "bar-row", "data-player": String(seat.player) },
-      h("span", { class: "who" }, seat.name + (mine ? " (you)" : "") + (seat.bot ? ` · bot ${seat.bot}` : "")),
+      h("span", { class: "who" }, seat.name + (mine ? " (you)" : "") + (seat.bot ? ` · bot ${seat.bot}` : "") +
+        (seat.botAccount ? " · bot account" : "")),
       h("span", { class: "bar", role: "progressbar", "aria-label": text, "aria-valuemin": 0,
         "aria-valuemax": total, "aria-valuenow": done },
         h("span", { class: "fill", style: `width:${total ? Math.round((100 * done) / total) : 0}%` })),
@@ -38,6 +39,7 @@ function seatList(app: App): HTMLElement {
   const s = app.state;
   return h("ul", { class: "seats", "aria-label": "players" }, ...players(s).map((p) => h("li", {},
     `${p.name}${p.player === s.me ? " (you)" : ""}${p.bot ? ` · bot level ${p.bot}` : ""}` +
+    `${p.botAccount ? " · bot account" : ""}` +
     `${p.ready ? " · ready" : " · not ready"}${p.connected ? "" : " · offline"}`)));
 }
 

@@ -319,7 +319,7 @@ export function mode(s: State): Mode {
 }
 
 export type Seat = { player: number; name: string; ready: boolean; connected: boolean; bot: number;
-  claimed: boolean; ghost: boolean };
+  claimed: boolean; ghost: boolean; botAccount: boolean };
 
 export function players(s: State): Seat[] {
   const out: Seat[] = [];
@@ -328,12 +328,12 @@ export function players(s: State): Seat[] {
     if (!p || p.left === true) return;
     out.push({ player: int(p.player) ?? i + 1, name: String(p.name ?? `player ${i + 1}`),
       ready: p.ready === true, connected: p.connected !== false, bot: int(p.bot) ?? 0,
-      claimed: p.claimed === true, ghost: false });
+      claimed: p.claimed === true, ghost: false, botAccount: p.bot_account === true });
   });
   const ghost = s.ghost;
   if (ghost && int(ghost.player) !== null && out.length) {
     out.push({ player: int(ghost.player) ?? 0, name: `ghost: ${String(ghost.name ?? "?")}`,
-      ready: true, connected: true, bot: 0, claimed: false, ghost: true });
+      ready: true, connected: true, bot: 0, claimed: false, ghost: true, botAccount: false });
   }
   return out;
 }

@@ -265,6 +265,7 @@ async def test_every_route_answers_what_a_player_may_see(api_redis_url: str, red
         logged = (await api.get(f"/api/v1/log/{DAY}")).body
         assert len(logged["lines"]) == logged["total"] == 2 and index["head"]["seq"] == 2
         assert past["log_head"] == {"seq": 2, "hash": index["head"]["hash"]}
+        assert (await api.get(f"/api/v1/daily/{DAILY}")).body["yesterday"]["log_head"] == past["log_head"]
         assert (await api.get(f"/api/v1/bots/{VARIANT}")).body["total"] == 0  # no bot account raced
 
         spec = (await api.get("/api/v1/openapi.json")).body

@@ -22,6 +22,7 @@ from server.ops.clock import now_ms
 from server.ops.config import Settings
 from server.race.daily import day_bounds_ms
 from server.race.logcheck import LogCheck
+from server.race.ratings import Skill
 from server.race.resultlog import canonical
 from server.race.rows import PlayerRow, RoomRow
 from server.race.rules import ranking
@@ -140,12 +141,21 @@ async def test_voids_and_renames_are_appended_and_hold(server: RaceServer, clock
     first = await rated_race(server, ["ann", "bob"], [12, 2])
     results_log = server.service.competition.results_log
     assert await results_log.void(first, ["bob"], "a test of the void") is not None
+    # moderation that writes ratings holds the turn around its writes and the void
+    ratings = server.service.boards.ratings
+    ann = (await ratings.skills("ann"))[VARIANT]
+    async with results_log.turn() as token:
+        assert token is not None
+        assert await results_log.store.take_turn() is None  # held: nobody else rates meanwhile
+        refunded = Skill(ann.mu - 1.0, ann.sigma, ann.races, "VOIDED")
+        assert await results_log.void(first, ["ann"], "refund", {"ann": (ann, refunded)}, ("alltime",),
+                                      token=token) is not None
     assert await results_log.rename("ann", "anne") is not None
     clock.next_day()
     lines = await lines_of(server)
-    assert [json.loads(t)["entry"]["kind"] for t in lines] == ["result", "void", "rename"]
+    assert [json.loads(t)["entry"]["kind"] for t in lines] == ["result", "void", "void", "rename"]
     log, fault = check(iter(lines))
-    assert fault is None and log.summary()["void"] == 1 and "anne" in log.ratings
+    assert fault is None and log.summary()["void"] == 2 and log.ratings["anne"][VARIANT] == refunded
 
 
 async def corrupt(redis: Redis, date: str, index: int, change: Callable[[dict[str, Any]], None]) -> str:

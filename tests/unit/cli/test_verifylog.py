@@ -6,7 +6,9 @@ from __future__ import annotations
 import email.message
 import io
 import json
+import time
 import urllib.error
+import urllib.request
 from pathlib import Path
 from typing import Any
 
@@ -61,7 +63,7 @@ def test_a_429_is_waited_out(monkeypatch: pytest.MonkeyPatch) -> None:
         return io.BytesIO(b'{"ok": true}')
 
     waits: list[float] = []
-    monkeypatch.setattr(verifylog.urllib.request, "urlopen", urlopen)
-    monkeypatch.setattr(verifylog.time, "sleep", waits.append)
+    monkeypatch.setattr(urllib.request, "urlopen", urlopen)
+    monkeypatch.setattr(time, "sleep", waits.append)
     assert verifylog._get("http://server/api/v1/log") == {"ok": True}
     assert waits == [1.0, 1.0] and len(answers) == 3

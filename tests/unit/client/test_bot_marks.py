@@ -42,3 +42,18 @@ def test_a_bot_is_marked_in_the_lobby_and_the_results() -> None:
                             "bot": 0}]}, T0)
     text = "\n".join(lines(st))
     assert "Club bot [bot 3]" in text and "ann [bot" not in text
+
+
+def test_a_bot_account_is_marked_in_the_lobby() -> None:
+    st = RaceState(server="ws://test", name="ann")
+    apply(st, {"t": "welcome", "proto": 1, "server_time": T0}, T0)
+    apply(st, {"t": "joined", "code": "K7QX2M", "player": 1, "token": "x"}, T0)
+    players = [{"player": 1, "name": "ann", "ready": True, "connected": True, "bot": 0,
+                "bot_account": False},
+               {"player": 2, "name": "robo", "ready": True, "connected": True, "bot": 0,
+                "bot_account": True}]
+    apply(st, {"t": "room", "code": "K7QX2M", "variant": "four-seasons", "phase": "lobby",
+               "players": players, "starts_at": None, "ends_at": None, "total_cards": 52,
+               "server_time": T0}, T0)
+    text = "\n".join(lines(st))
+    assert "robo [bot]" in text and "ann [bot" not in text
