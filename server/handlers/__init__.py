@@ -17,8 +17,24 @@ from ..rooms import kept
 from ..rooms.play import play
 from ..rooms.player import Player
 from ..wire.protocol import ProtocolError
-from . import (analysis, arena, botaccount, bots, competition, friends, ghost, history, identity, lobby, race,
-               replay, report, results, solo, watch)
+from . import (
+    analysis,
+    arena,
+    botaccount,
+    bots,
+    competition,
+    friends,
+    ghost,
+    history,
+    identity,
+    lobby,
+    race,
+    replay,
+    report,
+    results,
+    solo,
+    watch,
+)
 
 Handler = Callable[[Player, dict[str, Any]], Awaitable[None]]
 

@@ -237,8 +237,10 @@ SERVER_MESSAGES: Final[dict[str, str]] = {
                "one proves nothing any more",
     "recovery_codes": "codes[]: a new set of recovery codes, shown this once; the old set is void",
     "daily_info": "variant, date, day, commitment, ends_at, yesterday{date, day, deal, salt, par, "
-                  "log_head{seq, hash} (the results log's head at that day's end, or null)}, "
-                  "ranked (this connection's next attempt would go on the board)",
+                  "difficulty, pars[] (the bots' median result per level), log_head{seq, hash} (the "
+                  "results log's head at that day's end, or null)}, ranked (this connection's next "
+                  "attempt would go on the board), difficulty (today's deal's grade, 1 easy to 4 "
+                  "hard, or null), pars[]",
     "board": "kind, variant, date (a daily board), season (null: all time), offset, total, "
              "entries[{rank, name, ...}]; asked with near: near (whose), me (that name's rank, "
              "or null when not on the board) and the entries around it",

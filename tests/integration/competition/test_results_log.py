@@ -148,8 +148,8 @@ async def test_voids_and_renames_are_appended_and_hold(server: RaceServer, clock
         assert token is not None
         assert await results_log.store.take_turn() is None  # held: nobody else rates meanwhile
         refunded = Skill(ann.mu - 1.0, ann.sigma, ann.races, "VOIDED")
-        assert await results_log.void(first, ["ann"], "refund", {"ann": (ann, refunded)}, ("alltime",),
-                                      token=token) is not None
+        assert await results_log.void_within(token, first, ["ann"], "refund", {"ann": (ann, refunded)},
+                                             ("alltime",)) is not None
     assert await results_log.rename("ann", "anne") is not None
     clock.next_day()
     lines = await lines_of(server)

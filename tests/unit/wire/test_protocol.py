@@ -30,6 +30,14 @@ def test_the_document_lists_every_message_error_and_close_code() -> None:
         assert f"| {close} | {CLOSE_CODES[close]} |" in DOC, close
 
 
+def test_each_message_has_one_row_in_its_own_table() -> None:
+    client = DOC.partition("### Client to server")[2].partition("### Server to client")[0]
+    server = DOC.partition("### Server to client")[2].partition("### Error codes")[0]
+    for table, names in ((client, CLIENT_MESSAGES), (server, SERVER_MESSAGES)):
+        for t in names:
+            assert table.count(f"\n| `{t}` |") == 1, t
+
+
 def test_a_valid_move_decodes_to_its_fields() -> None:
     msg = decode_client(encode({"t": "move", "seq": 3, "move": "w-t3", "v": 2, "extra": 1}))
     assert msg == {"t": "move", "seq": 3, "move": "w-t3", "v": 2}
