@@ -23,7 +23,7 @@ import asyncio
 import contextlib
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -227,6 +227,9 @@ class Fuzzer(FrameMaker):
         self.rdb = rdb
         self.clients: list[Client] = []
         self.progress = 0  # print a line every this many messages (0: never)
+        # waits out the server's background writes of earlier messages (a finished race's
+        # history, written after its results) so that a snapshot holds them all
+        self.settle: Callable[[], Awaitable[None]] | None = None
 
     # -- the situations -----------------------------------------------------------------
     async def setup(self) -> None:
@@ -291,6 +294,8 @@ class Fuzzer(FrameMaker):
     async def snapshot(self) -> dict[bytes, Any]:
         """Every key and its value (TTLs left out: they only run down), but an
         arena's presence marks and lease, which its runner renews on every tick."""
+        if self.settle is not None:
+            await self.settle()
         keys = [k async for k in self.rdb.scan_iter(count=1000)
                 if not k.endswith((b":seen", b":lease"))]
         pipe = self.rdb.pipeline(transaction=False)
@@ -381,6 +386,7 @@ async def campaign(redis_url: str, messages: int, seed: int, progress: int = 0) 
         try:
             fuzzer = Fuzzer(f"ws://127.0.0.1:{app.port}/", rdb, seed)
             fuzzer.progress = progress
+            fuzzer.settle = app.service.competition.history.drain
             await fuzzer.run(messages, report, errors)
         finally:
             await app.close()
