@@ -12,8 +12,8 @@ import redis.asyncio as aioredis
 
 from server.app import RaceServer
 from server.store import keys
-from tests.support.bot import Bot
 from tests.integration.server.test_spectating import walk
+from tests.support.bot import Bot
 from tests.support.servers import close_all, is_card, play_out, results_of, ws_url
 
 
