@@ -23,7 +23,7 @@ import asyncio
 import contextlib
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -230,6 +230,9 @@ class Fuzzer(FrameMaker):
         self.rdb = rdb
         self.clients: list[Client] = []
         self.progress = 0  # print a line every this many messages (0: never)
+        # waits out the server's background writes of earlier messages (a finished race's
+        # history, written after its results) so that a snapshot holds them all
+        self.settle: Callable[[], Awaitable[None]] | None = None
 
     # -- the situations -----------------------------------------------------------------
     async def setup(self) -> None:
@@ -293,7 +296,10 @@ class Fuzzer(FrameMaker):
     # -- the run -------------------------------------------------------------------------------
     async def snapshot(self) -> dict[bytes, Any]:
         """Every key and its value (TTLs left out: they only run down), but the keys
-        a server writes on its own clock (tests/support/storeview.py)."""
+        a server writes on its own clock (tests/support/storeview.py), once the
+        server's background history writes have settled."""
+        if self.settle is not None:
+            await self.settle()
         keys = [k async for k in self.rdb.scan_iter(count=1000) if not on_their_clock(k.decode())]
         pipe = self.rdb.pipeline(transaction=False)
         for k in keys:
@@ -393,6 +399,7 @@ async def campaign(redis_url: str, messages: int, seed: int, progress: int = 0) 
         try:
             fuzzer = Fuzzer(f"ws://127.0.0.1:{app.port}/", rdb, seed)
             fuzzer.progress = progress
+            fuzzer.settle = app.service.competition.history.drain
             await fuzzer.run(messages, report, errors)
         finally:
             await app.close()
