@@ -62,6 +62,7 @@ from .ops.limits import (
 )
 from .ops.loopprobe import LoopProbe
 from .rooms.arenas import ArenaRunner
+from .rooms.bots.par import bot_pars
 from .rooms.bots.seat import BotRoster
 from .rooms.friends import Friends
 from .rooms.matchmaker import Matchmaker
@@ -108,6 +109,7 @@ class RaceServer:
         self.service = RoomService(settings, self.redis, clock)
         self.store = self.service.store
         self.competition = self.service.competition
+        self.competition.pars_of = bot_pars  # the daily's par per bot level
         self.hub = self.service.hub
         self.arenas = ArenaRunner(self.service)  # pairs, scores and pushes arenas' standings
         # the bots' seats: their messages take the handlers' dispatch, their frames
