@@ -121,9 +121,9 @@ def _results(state: RaceState, out: Out) -> None:
     _analysis(state, out)
     rematch_offer(state, out)
     rematch = () if is_solo(state) else ("m rematch", "n no rematch")
-    report = () if is_solo(state) else ("! report a player",)
+    report = () if is_solo(state) else ("! report",)
     won = any(isinstance(e, dict) and e.get("won") for e in (ranking if isinstance(ranking, list) else []))
-    ghost = "g race the winner's ghost" if won else "g race the first place's ghost"
+    ghost = "g winner's ghost" if won else "g first place's ghost"
     mine = "p your profile" if state.claimed else ""
     out.text(keys_line(*rematch, "b ratings", "s save the record", "v replay", "a analyse", ghost, *report,
                        mine,

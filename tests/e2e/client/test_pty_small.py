@@ -70,7 +70,7 @@ def test_nobody_won_so_the_ghost_is_the_first_places_and_takes_no_seat(server: S
     try:
         resigned_solo(term)
         assert "winner's ghost" not in term.text
-        term.wait_text("g race the first place's ghost")
+        term.wait_text("g first place's ghost")
         term.child.send("g")
         term.wait_text("and a ghost", timeout=15)
         assert "Players (1 of 1) and a ghost" in term.text and "(2 of 1)" not in term.text
