@@ -61,6 +61,7 @@ from .ops.limits import (
 )
 from .ops.loopprobe import LoopProbe
 from .rooms.arenas import ArenaRunner
+from .rooms.bots.par import bot_pars
 from .rooms.bots.seat import BotRoster
 from .rooms.matchmaker import Matchmaker
 from .rooms.player import Player
@@ -103,6 +104,7 @@ class RaceServer:
         self.service = RoomService(settings, self.redis, clock)
         self.store = self.service.store
         self.competition = self.service.competition
+        self.competition.par = bot_pars  # a daily deal's par: its bots' median results
         self.hub = self.service.hub
         self.arenas = ArenaRunner(self.service)  # pairs, scores and pushes arenas' standings
         # the bots' seats: their messages take the handlers' dispatch, their frames

@@ -294,5 +294,6 @@ def test_the_daily_shows_its_difficulty_and_par_and_a_room_its_grade() -> None:
     assert "par L1" not in screen(st, ui) and "Difficulty" not in screen(st, ui)
     in_daily_room(st, ranked=True)
     assert "difficulty" not in screen(st).splitlines()[0]
+    assert st.room is not None
     apply(st, {**st.room, "difficulty": 2}, T0)
     assert "difficulty fair" in screen(st).splitlines()[0]
