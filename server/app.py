@@ -109,7 +109,7 @@ class RaceServer:
         self.service = RoomService(settings, self.redis, clock)
         self.store = self.service.store
         self.competition = self.service.competition
-        self.competition.pars_of = bot_pars  # the daily's par per bot level
+        self.competition.par = bot_pars  # a daily deal's par: its bots' median results
         self.hub = self.service.hub
         self.arenas = ArenaRunner(self.service)  # pairs, scores and pushes arenas' standings
         # the bots' seats: their messages take the handlers' dispatch, their frames

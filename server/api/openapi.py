@@ -44,8 +44,11 @@ DAILY_ENTRY: Final = obj({"rank": NAT, "name": STR, "won": BOOL, "time_ms": NAT,
                           "foundation_cards": NAT})
 BOARD_ENTRY: Final = {"anyOf": [ref("RatingEntry"), ref("WinsEntry")]}
 SEASON: Final = nullable(DATE)
+# a daily deal's difficulty grade (1 easy .. 4 hard, null: not graded) and the bots' par per
+# level, level 1 first (docs/design/difficulty.md)
+GRADE_AND_PARS: Final = {"difficulty": nullable(INT), "pars": {"type": "array", "items": NAT}}
 REVEAL: Final = obj({"date": DATE, "day": INT, "deal": STR, "salt": STR, "commitment": STR,
-                     "par": nullable(INT), "check": BOOL},
+                     "par": nullable(INT), "check": BOOL, **GRADE_AND_PARS},
                     {"log_head": nullable({"$ref": "#/components/schemas/LogLink"})})
 RANKING: Final = obj({"place": NAT, "player": NAT, "name": STR, "won": BOOL, "status": STR,
                       "time_ms": nullable(NAT), "foundation_cards": NAT, "total_cards": NAT,
@@ -81,7 +84,7 @@ SCHEMAS: Final[dict[str, Any]] = {
                        "limit": NAT, "total": NAT,
                        "entries": {"type": "array", "items": ref("DailyEntry")}}),
     "DailyInfo": obj({"variant": STR, "date": DATE, "day": INT, "commitment": STR, "ends_at": INT,
-                      "yesterday": nullable(REVEAL)}),
+                      "yesterday": nullable(REVEAL), **GRADE_AND_PARS}),
     "DailyDay": obj({"variant": STR, "date": DATE, "day": INT, "commitment": STR, "ends_at": INT,
                      "revealed": BOOL},
                     {"deal": STR, "salt": STR, "par": nullable(INT), "check": BOOL,

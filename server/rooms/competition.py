@@ -81,16 +81,19 @@ def _grader(budget: int) -> Callable[[str, str, list[str]], int]:
     return grade
 
 
-ParsOf = Callable[[str, str, int], tuple[int, ...]]  # (variant, deal, games per level) -> par per level
+# (variant, deal, games per level) -> each level's median foundation count: the bots'
+# par, handed in by the composition root (server/rooms/bots/par.py: the bots sit above
+# this module, which they reach through the service)
+ParMaker = Callable[[str, str, int], tuple[int, ...]]
 
 
 def _choose(secret: bytes, date: str, variant: str, budget: int, tries: int,
-            par_games: int = 0, pars_of: ParsOf | None = None) -> DailyDeal:
+            par_games: int = 0, par: ParMaker | None = None) -> DailyDeal:
     """The day's deal on the weekly curve, with the bots' par when asked
     (in the worker process: a par is a few bot games per level)."""
     deal = choose_daily(secret, date, variant, _solve, budget, tries, grade=_grader(budget))
-    if par_games > 0 and pars_of is not None:
-        deal = dataclasses.replace(deal, pars=pars_of(variant, deal.deal, par_games))
+    if par_games > 0 and par is not None:
+        deal = dataclasses.replace(deal, pars=par(variant, deal.deal, par_games))
     return deal
 
 
@@ -121,9 +124,7 @@ class Competition:
         self.solve_budget = solve_budget
         self.tries = tries
         self.par_games = par_games  # bot games per level for a daily's par (0: none)
-        # how the bots' par is found (server/rooms/bots/par.py), handed in by the composition
-        # root: the bots' package sits above this module (it drives the service)
-        self.pars_of: ParsOf | None = None
+        self.par: ParMaker | None = None  # set by the composition root
         self._pool: ProcessPoolExecutor | None = None
         self._pending: dict[tuple[str, str], asyncio.Future[DailyDeal]] = {}
         # Names live in this deployment's store, which shares this secret: a one-way tag of the
@@ -156,7 +157,7 @@ class Competition:
             loop = asyncio.get_running_loop()
             fut = asyncio.ensure_future(loop.run_in_executor(
                 self._pool, _choose, self.secret, date, variant, self.solve_budget, self.tries,
-                self.par_games, self.pars_of))
+                self.par_games, self.par))
             self._pending[key] = fut
         try:
             deal = await asyncio.shield(fut)

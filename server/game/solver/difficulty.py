@@ -36,7 +36,7 @@ GRADE_BUDGET = 20_000  # nodes for the deal itself
 CHOICE_POINTS = 4  # positions along the line whose alternatives are tried
 SHARE_BUDGET = 1_000  # nodes for each alternative
 # score bounds between grades 1|2, 2|3, 3|4 (docs/design/difficulty.md)
-GRADE_BOUNDS = (0.2, 0.35, 0.5)
+GRADE_BOUNDS = (0.27, 0.285, 0.78)
 NO_WIN = 5
 GRADE_NAMES = {1: "easy", 2: "fair", 3: "tricky", 4: "hard", 5: "no win found"}
 

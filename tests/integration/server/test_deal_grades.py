@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 
 from server.game.solver.difficulty import grade_deal
+from server.rooms.bots.par import bot_pars
 from tests.support.bot import Bot
 from tests.support.servers import ServerFactory, ws_url
 
@@ -29,6 +30,7 @@ async def test_a_room_gets_its_deals_grade_in_the_lobby(make_server: ServerFacto
 
 async def test_grading_off_leaves_rooms_without_a_grade(make_server: ServerFactory) -> None:
     app = await make_server()  # the tests' servers grade nothing unless asked
+    assert app.competition.par is bot_pars  # (and make no daily par: daily_par_games=0)
     ann = Bot(ws_url(app), "ann")
     await ann.connect()
     await ann.send({"t": "create", "variant": "four-seasons-redeal", "players": 2})

@@ -13,13 +13,13 @@ from server.rooms.competition import _choose
 
 def test_the_workers_daily_is_graded_and_has_a_par() -> None:
     date = "2026-12-06"  # a Sunday: the curve's hardest grade
-    deal = _choose(b"secret", date, "four-seasons-redeal", 3_000, 3, par_games=1, pars_of=bot_pars)
+    deal = _choose(b"secret", date, "four-seasons-redeal", 3_000, 3, par_games=1, par=bot_pars)
     assert deal.certificate and deal.grade is not None and 1 <= deal.grade <= 4
     line = solve("four-seasons-redeal", deal.deal, 3_000).moves
     assert deal.grade == grade_won(new_game("four-seasons-redeal", deal.deal), line, 3_000).grade
     assert len(deal.pars) == 5 and all(0 <= p <= 52 for p in deal.pars)
     assert weekly_target(date) == 4
-    assert _choose(b"secret", date, "four-seasons-redeal", 3_000, 3).pars == ()  # no par asked
+    assert _choose(b"secret", date, "four-seasons-redeal", 3_000, 3, par=bot_pars).pars == ()  # none asked
 
 
 def test_the_composition_root_hands_the_bots_par_to_the_daily() -> None:
@@ -27,4 +27,4 @@ def test_the_composition_root_hands_the_bots_par_to_the_daily() -> None:
     from server.ops.config import Settings
 
     app = RaceServer(Settings(port=0), "redis://127.0.0.1:1")  # built, never started
-    assert app.competition.pars_of is bot_pars
+    assert app.competition.par is bot_pars
