@@ -99,6 +99,7 @@ async def flood_campaign(redis_url: str, frame: Frames, connections: int, seed: 
     # the daily deal's search kept small (as the fuzzer's): a handler asking for
     # it waits for the search, and the attack is about the connections
     settings = Settings(host="127.0.0.1", port=0, secret="flood", daily_budget=500, daily_par_games=0,
+                        grade_budget=0,
                         connections_per_address=10**6, address_rate_per_2s=10**7,
                         rooms_per_minute=10**6, claims_per_hour=10**6, join_penalty_ms=0)
     app = RaceServer(settings, redis_url)

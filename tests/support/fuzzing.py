@@ -379,7 +379,7 @@ async def campaign(redis_url: str, messages: int, seed: int, progress: int = 0) 
     """One fuzzing run on its own server, against a Redis that nothing else uses."""
     settings = Settings(host="127.0.0.1", port=0, countdown_ms=30, race_seconds=3600,
                         rate_per_2s=1_000_000, secret="fuzz", daily_budget=500, daily_tries=1,
-                        daily_par_games=0,
+                        daily_par_games=0, grade_budget=0,  # (a grade written later is no refusal's doing)
                         max_bad_frames=10**9,
                         # every client is on 127.0.0.1: the per-address budgets would refuse
                         # most messages before a handler saw them (tests/e2e/server/test_limits.py

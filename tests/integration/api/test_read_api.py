@@ -134,7 +134,7 @@ def clock() -> Clock:
 async def started(url: str, clock: Callable[[], int], **overrides: Any) -> RaceServer:
     options: dict[str, Any] = {"port": 0, "countdown_ms": 50, "rate_per_2s": 100_000, "secret": "s3cret",
                                "daily_budget": 3000, "daily_tries": 2, "race_seconds": 120,
-                               "daily_par_games": 0,
+                               "daily_par_games": 0, "grade_budget": 0,
                                **NO_ADDRESS_LIMITS, "api_rate_per_2s": 100_000}
     options.update(overrides)
     app = RaceServer(Settings(**options), url, clock=clock)

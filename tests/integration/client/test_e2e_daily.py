@@ -32,7 +32,7 @@ async def server_url() -> AsyncIterator[str]:
     with redis_support.redis_url() as redis_url:
         settings = server_config.Settings(host="127.0.0.1", port=0, race_seconds=120, countdown_ms=200,
                                           secret="x", daily_budget=2000, daily_tries=2,
-                                          daily_par_games=0)
+                                          daily_par_games=0, grade_budget=0)
         server = server_app.RaceServer(settings, redis_url)
         await server.start()
         try:

@@ -44,7 +44,8 @@ def clock() -> Clock:
 @pytest.fixture
 async def server(competition_redis_url: str, redis: Redis, clock: Clock) -> AsyncIterator[RaceServer]:
     settings = Settings(port=0, countdown_ms=50, rate_per_2s=100_000, secret="s3cret",
-                        daily_budget=3000, daily_tries=2, race_seconds=120, daily_par_games=0)
+                        daily_budget=3000, daily_tries=2, race_seconds=120, daily_par_games=0,
+                        grade_budget=0)
     app = RaceServer(settings, competition_redis_url, clock=clock)
     await app.start()
     yield app
