@@ -259,8 +259,9 @@ class Moderation:
         # rated race comes between them, so the log replays to the stored numbers
         async with results.turn() as token:
             done = await self.voider.race(code, race, self.clock(), None, skills)
-            await results.void_within(token, code, voided_names(done), reason, skills,
-                                      self.competition.ladder.written())
+            if voided_names(done):  # a void again changes nothing: no line either
+                await results.void_within(token, code, voided_names(done), reason, skills,
+                                          self.competition.ladder.written())
         await self._audit("void", code, reason, by, {"players": done})
         await self._tell(Event("void", reason, by, race=code, names=tuple(race["names"]),
                                detail={"players": done, "variant": race["variant"], "skills": skills}))
@@ -286,8 +287,9 @@ class Moderation:
             done = await self.voider.everything_of(key, variants, variant_ids(), self.competition.today(),
                                                    now, self._race, skills)
             for code, players in done["races"].items():
-                await results.void_within(token, code, voided_names(players), reason,
-                                          skills.get(code, {}), self.competition.ladder.written())
+                if voided_names(players):
+                    await results.void_within(token, code, voided_names(players), reason,
+                                              skills.get(code, {}), self.competition.ladder.written())
         await self._audit("cheater", key, reason, by, {"voided": sorted(done["races"])})
         for code, players in done["races"].items():
             await self._tell(Event("void", reason, by, race=code, names=tuple(players),

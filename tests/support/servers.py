@@ -15,9 +15,11 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
+import random
 import re
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
@@ -224,6 +226,26 @@ async def spawn(redis_url_session: str, tmp_path: Path) -> AsyncIterator[SpawnFa
     yield start
     for sp in procs:
         sp.stop()
+
+
+def steady_port() -> int:
+    """A free port below the kernel's range of ephemeral ports, for a server that must
+    come back on the port it had: a port 0 handed out from that range may be handed to
+    another test's server (or a client's socket) while this one is down."""
+    try:
+        with open("/proc/sys/net/ipv4/ip_local_port_range") as f:
+            low = int(f.read().split()[0])
+    except (OSError, ValueError, IndexError):
+        low = 32768
+    for _ in range(100):
+        port = random.randrange(20000, max(low, 20001))
+        with socket.socket() as s:
+            try:
+                s.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+            return port
+    raise RuntimeError("no free port below the ephemeral range")
 
 
 # -- bots and races ---------------------------------------------------------------------------

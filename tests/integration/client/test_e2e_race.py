@@ -21,6 +21,7 @@ from client.screens import render
 from client.state import RaceState, mode
 from client.text import text_lines
 from tests.support.client_races import moved_on
+from tests.support.servers import steady_port
 
 server_app: Any = pytest.importorskip("server.app", reason="the race server has not landed yet")
 server_config: Any = pytest.importorskip("server.ops.config", reason="the race server has not landed yet")
@@ -122,7 +123,9 @@ async def test_two_clients_race_from_hello_to_rematch(server_url: str, tmp_path:
 
 async def test_clients_resume_after_a_server_restart(tmp_path: Path) -> None:
     with redis_support.redis_url() as redis_url:
-        settings = server_config.Settings(host="127.0.0.1", port=0, race_seconds=120, countdown_ms=200)
+        # it comes back on its port: one that no other server can be handed meanwhile
+        settings = server_config.Settings(host="127.0.0.1", port=steady_port(), race_seconds=120,
+                                          countdown_ms=200)
         first: Any = RaceServer(settings, redis_url)
         await first.start()
         port = first.port
