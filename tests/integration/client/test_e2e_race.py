@@ -6,6 +6,7 @@ Skipped until the server is importable: it needs ``server.app.RaceServer`` (with
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections.abc import AsyncIterator
 from functools import partial
