@@ -52,7 +52,8 @@ REVEAL: Final = obj({"date": DATE, "day": INT, "deal": STR, "salt": STR, "commit
                     {"log_head": nullable({"$ref": "#/components/schemas/LogLink"})})
 RANKING: Final = obj({"place": NAT, "player": NAT, "name": STR, "won": BOOL, "status": STR,
                       "time_ms": nullable(NAT), "foundation_cards": NAT, "total_cards": NAT,
-                      "moves": NAT, "bot": NAT})
+                      "moves": NAT, "bot": NAT},
+                     {"bot_account": BOOL})  # results kept from before the mark lack it
 ARENA_LINE: Final = obj({"rank": NAT, "name": STR, "points": NAT, "races": NAT, "wins": NAT,
                          "fire": BOOL, "claimed": BOOL})
 ARENA_PHASE: Final = {"enum": ["upcoming", "running", "closing", "finished"]}

@@ -124,7 +124,7 @@ def ranking(room: RoomRow) -> list[dict[str, Any]]:
         time_ms = p.done_ms if p.status == WON else p.fc_ms
         out.append({"place": place, "player": p.n, "name": names[p.n], "won": p.status == WON,
                     "status": status, "time_ms": time_ms, "foundation_cards": p.fc,
-                    "total_cards": total, "moves": p.v, "bot": p.bot})
+                    "total_cards": total, "moves": p.v, "bot": p.bot, "bot_account": p.bot_account})
     return out
 
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import multiprocessing
 import os
 from concurrent.futures import ProcessPoolExecutor
 from typing import Final
@@ -61,10 +62,15 @@ class DealGrader:
 
     async def _run(self, code: str, variant: str, deal: str) -> None:
         if self._pool is None:
-            self._pool = ProcessPoolExecutor(max_workers=1, initializer=_lowest_priority)
+            # forked from a small clean process, not from this one: a child of the server
+            # holds its sockets, and would keep its players' connections open after a kill
+            self._pool = ProcessPoolExecutor(max_workers=1, initializer=_lowest_priority,
+                                             mp_context=multiprocessing.get_context("forkserver"))
         loop = asyncio.get_running_loop()
         try:
-            grade = await loop.run_in_executor(self._pool, _grade, variant, deal, self.budget)
+            # submitted from a thread: the first submit starts the fork server and waits for it
+            job = await loop.run_in_executor(None, self._pool.submit, _grade, variant, deal, self.budget)
+            grade = await asyncio.wrap_future(job)
             if await self.store.set_grade(code, grade):
                 room = await self.store.room(code)
                 if room is not None and room.phase in ("lobby", "countdown"):

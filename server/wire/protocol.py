@@ -209,7 +209,8 @@ SERVER_MESSAGES: Final[dict[str, str]] = {
     "view": "v, seq (the move it answers, or null: the start, a resume, a verdict that came "
             "after its move's answer), view{...}: your own position",
     "progress": "player, foundation_cards, total_cards, moves, status: an opponent's counts only",
-    "results": "code, variant, deal, deal_version, ranking[] (each with bot: 0 or a level): "
+    "results": "code, variant, deal, deal_version, ranking[] (each with bot: 0 or a level, and "
+               "bot_account: true for a registered bot account's seat): "
                "sent when the race ends; between claimed names also ratings, ratings_before, "
                "rating_variant, provisional[], and bot_accounts[] (the names among them that are bot "
                "accounts)",

@@ -100,6 +100,7 @@ class Frames:
     browser: Any
     received: list[dict[str, Any]] = field(default_factory=list)
     sent: list[dict[str, Any]] = field(default_factory=list)
+    sent_bytes: list[bytes] = field(default_factory=list)  # the frames of ``sent``, as the page wrote them
 
     def collect(self) -> list[dict[str, Any]]:
         """The frames received so far (and, in ``sent``, the frames the page sent)."""
@@ -113,6 +114,8 @@ class Frames:
                 data = base64.b64decode(response["payloadData"])
                 frame = msgpack.unpackb(data, raw=False, strict_map_key=False)
                 (self.received if method.endswith("Received") else self.sent).append(frame)
+                if method.endswith("Sent"):
+                    self.sent_bytes.append(data)
         return self.received
 
 

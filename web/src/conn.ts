@@ -17,7 +17,7 @@ const FINAL: Record<number, string> = {
 
 export type ConnStatus = "connecting" | "online" | "offline" | "closed";
 
-function storage(kind: "local" | "session"): Storage | null {
+export function storage(kind: "local" | "session"): Storage | null {
   try {
     return kind === "local" ? window.localStorage : window.sessionStorage;
   } catch {
@@ -169,8 +169,12 @@ export class Conn {
   send(msg: Msg): boolean {
     if (msg.t === "move" || msg.t === "undo" || msg.t === "resign") {
       this.seq = Math.max(this.seq + 1, this.seqFloor());
-      msg.seq = this.seq;
-      this.inflight = msg;
+      // seq right after t, as the terminal client writes it: the same bytes
+      // reach the server from either client (docs/design/web-client.md)
+      const { t, seq: _unsent, ...fields } = msg;
+      const numbered: Msg = { t, seq: this.seq, ...fields };
+      this.inflight = numbered;
+      return this.sendNow(numbered);
     }
     return this.sendNow(msg);
   }

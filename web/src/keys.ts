@@ -3,6 +3,7 @@
 // focused button presses that button: every control is a real button too.
 import type { App } from "./app";
 import { TABLEAU_KEYS } from "./board";
+import { acceptsBots, setAcceptsBots } from "./bots";
 import { boardKey, resultsBoard } from "./ladder";
 import { BOARD_MENU, MENU, backScreen, open, pickVariant } from "./lobby";
 import { askAnalysis, openReplay, replayStep } from "./play";
@@ -74,6 +75,7 @@ function lobbyKey(app: App, key: string): boolean {
     const item = MENU.find(([k]) => k === key);
     if (!item) {
       if (key === "l" && app.state.arena?.member === true) { app.send({ t: "arena_leave" }); return true; }
+      if (key === "b") { setAcceptsBots(!acceptsBots()); app.draw(); return true; }
       return false;
     }
     const [screen, purpose] = item[3]();

@@ -3,6 +3,7 @@
 // a deal number), the menu of boards and the arenas (a board and a profile are
 // ladder.ts's).
 import type { App, Purpose, Screen } from "./app";
+import { acceptBotsBox, quickMessage } from "./bots";
 import { devicesScreen } from "./devices";
 import { button, h } from "./dom";
 import { friendsScreen } from "./friends";
@@ -55,7 +56,7 @@ export function pickVariant(app: App, id: string): void {
     if (purpose === "daily") app.send({ t: "daily_info", variant: id });
     // a quick race waits in the queue (its own screen) or joins a room; either way the picker is done
     else app.ui = { ...app.ui, screen: "menu" };
-    app.send({ t: purpose, variant: id });
+    app.send(purpose === "quick" ? quickMessage(id) : { t: purpose, variant: id });
   } else if (purpose === "create") {
     app.send({ t: "create", variant: id, players: 2, private: true });
   } else if (purpose === "browse") {
@@ -144,7 +145,8 @@ export function drawLobby(app: App): HTMLElement {
     for (const [key, title, hint, target] of MENU) {
       ul.append(h("li", {}, h("button", { type: "button", "data-key": key, "data-focus": `menu-${key}`,
         "aria-keyshortcuts": key, onclick: () => { const [scr, p] = target(); open(app, scr, p); } },
-        h("kbd", {}, key), ` ${title}`), h("span", { class: "dim" }, ` ${hint}`)));
+        h("kbd", {}, key), ` ${title}`), h("span", { class: "dim" }, ` ${hint}`),
+        key === "1" ? acceptBotsBox() : null));
     }
     nav.append(ul);
     main.append(nav);

@@ -1,6 +1,7 @@
-"""Playing in the page: a whole race by keyboard alone, drag and drop, solo play
-with undo and a hint, a replay and its analysis, watching a race from another tab, and a scan of
-everything the page received for a card it could not see."""
+"""Playing in the page: a whole race by keyboard alone (bots accepted), drag and drop, solo play
+with undo and a hint, a replay and its analysis, watching a race from another tab, a scan of
+everything the page received for a card it could not see, and every frame the page sent
+compared with the terminal client's bytes of the same message."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from selenium.webdriver.common.by import By
 from server.game.cards import card_text
 from server.game.state import STOCK
 from server.game.variants import get_rules
+from server.wire.protocol import decode_client, encode
 from tests.e2e.web.test_page import click_move
 from tests.e2e.web.test_resume import start_solo
 from tests.support.browser import Page, WebServer, new_browser, wait
@@ -44,8 +46,41 @@ def keyboard_move(page: Page) -> None:
     wait(page.browser, lambda: page.v() == v + 1, 5, f"a keyboard move among {legal}")
 
 
+# The fields of the messages whose order the terminal client fixes, in its order
+# (client/requests.py, client/commands.py): the move's is the hot path's frame.
+TERMINAL_ORDER = {"move": ["t", "seq", "move", "v"], "undo": ["t", "seq", "v"], "resign": ["t", "seq"],
+                  "quick": ["t", "variant", "accept_bots"], "ready": ["t"], "hint": ["t"]}
+
+
+def assert_sent_as_by_the_terminal_client(page: Page, kinds: set[str]) -> None:
+    """Each frame the page sent is, byte for byte, what the terminal client's codec
+    (server.wire.protocol's encode) makes of the same message: the server cannot tell
+    the clients apart, so a browser costs it what a terminal does."""
+    page.frames.collect()
+    seen = set()
+    for raw, message in zip(page.frames.sent_bytes, page.frames.sent, strict=True):
+        assert encode(message) == raw, (message, raw.hex())
+        decode_client(raw)  # and the server takes it (a refusal raises)
+        order = TERMINAL_ORDER.get(message["t"])
+        if order is not None:
+            assert list(message) == [f for f in order if f in message], message
+        seen.add(message["t"])
+    assert kinds <= seen, seen
+
+
 def test_a_whole_race_by_keyboard_alone(page: Page) -> None:
     page.open("/")
+    page.js("document.activeElement.blur()")
+    ticked = "return document.getElementById('accept-bots').checked"
+    page.key("b")  # bots accepted: the menu's key, or the checkbox by Tab and Space
+    wait(page.browser, lambda: page.js(ticked) is True, 5, "accept bots ticked by its key")
+    page.js("document.getElementById('accept-bots').focus()")
+    page.key(" ")
+    wait(page.browser, lambda: page.js(ticked) is False, 5, "accept bots unticked by Space")
+    page.key(" ")
+    wait(page.browser, lambda: page.js(ticked) is True, 5, "accept bots ticked by Space")
+    page.open("/", fresh=False)  # the tab remembers it
+    assert page.js(ticked) is True
     page.js("document.activeElement.blur()")
     page.key("1")  # quick race
     page.wait_text("pick a variant")
@@ -64,6 +99,9 @@ def test_a_whole_race_by_keyboard_alone(page: Page) -> None:
     assert "(you)" in page.text()
     page.key("\ue00c")  # Escape
     page.wait_text("Quick race")
+    assert_sent_as_by_the_terminal_client(page, {"hello", "quick", "ready", "move", "resign"})
+    quick = [m for m in page.frames.sent if m["t"] == "quick"][-1]
+    assert quick == {"t": "quick", "variant": "four-seasons", "accept_bots": True}
 
 
 def test_drag_and_drop_plays_a_move(page: Page) -> None:
@@ -112,6 +150,7 @@ def test_solo_play_with_undo_a_hint_and_a_replay(page: Page) -> None:
     page.wait_text(f"move 1 of {total}")
     page.key("\ue00c", "a")  # Escape back to the results, then the post-game analysis
     page.wait_text("Where it was lost", 30)
+    assert_sent_as_by_the_terminal_client(page, {"solo", "move", "undo", "hint", "resign", "replay"})
 
 
 def test_watching_a_race_from_another_tab(page: Page, server: WebServer) -> None:
@@ -119,6 +158,9 @@ def test_watching_a_race_from_another_tab(page: Page, server: WebServer) -> None
     page.key("1")
     page.click('[data-variant="czarina"]')
     code = page.in_room()
+    page.frames.collect()
+    # a new tab has not accepted bots: its quick race says nothing of them
+    assert [m for m in page.frames.sent if m["t"] == "quick"][-1] == {"t": "quick", "variant": "czarina"}
     page.button("Ready")
     page.in_race(20)
     other: Any = new_browser()

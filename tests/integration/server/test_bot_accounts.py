@@ -98,6 +98,8 @@ async def test_the_example_bot_races_a_person_who_accepts_bots(make_server: Serv
         room = next(m for m in pat.inbox[pat.inbox.index(room) + 1:] if m["t"] == "room")
     assert {p["name"]: p["bot_account"] for p in room["players"]} == {"pat2": False, "robo2": True}
     assert set(results["ratings"]) == {"pat2", "robo2"} and results["bot_accounts"] == ["robo2"]
+    # and each row of the ranking says whether its seat was a bot account's
+    assert {r["name"]: r["bot_account"] for r in results["ranking"]} == {"pat2": False, "robo2": True}
     # the bot on the bots' board only, the person on the persons' only
     assert await rdb.zscore(bot_board(VARIANT), "robo2") is not None
     assert await rdb.zscore(rating_board(VARIANT), "robo2") is None
