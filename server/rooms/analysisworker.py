@@ -28,12 +28,12 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import multiprocessing
 from collections import OrderedDict
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, Final
 
+from ..ops.workers import worker_pool
 from ..wire.protocol import ProtocolError
 from .analysis import A_UNDECIDED, GAME_BUDGET, analyse_room
 from .deadwork import limit_memory
@@ -114,9 +114,7 @@ class AnalysisWorker:
         loop = asyncio.get_running_loop()
         if self._pool is None:
             # forked from a small clean process, as the dead-position worker is
-            self._pool = ProcessPoolExecutor(
-                max_workers=1, mp_context=multiprocessing.get_context("forkserver"),
-                initializer=limit_memory, initargs=(self.memory_mb,))
+            self._pool = worker_pool(initializer=limit_memory, initargs=(self.memory_mb,))
         self.runs += 1
         try:
             # submitted from a thread: the first submit starts the fork server and waits for it

@@ -21,6 +21,7 @@ from typing import Any
 
 from ..game.records import Record, replay_facts
 from ..game.variants import get_rules
+from ..ops.workers import worker_pool
 from ..race.daily import DailyDeal, choose_daily, commitment, day_bounds_ms, day_number, share_line, utc_day
 from ..race.ratings import stored_skills
 from ..race.rows import RoomRow
@@ -153,7 +154,7 @@ class Competition:
         fut = self._pending.get(key)
         if fut is None:
             if self._pool is None:
-                self._pool = ProcessPoolExecutor(max_workers=1)
+                self._pool = worker_pool()
             loop = asyncio.get_running_loop()
             fut = asyncio.ensure_future(loop.run_in_executor(
                 self._pool, _choose, self.secret, date, variant, self.solve_budget, self.tries,

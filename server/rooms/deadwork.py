@@ -30,7 +30,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import multiprocessing
 import resource
 import time
 from concurrent.futures import ProcessPoolExecutor
@@ -39,6 +38,7 @@ from typing import Final
 
 from ..game import engine
 from ..game.state import State
+from ..ops.workers import worker_pool
 
 log = logging.getLogger("patience.deadwork")
 
@@ -110,9 +110,7 @@ class DeadSearchWorker:
             try:
                 # forked from a small clean process, not from this one (its
                 # sockets, its loop, its heap: the cap counts from a clean start)
-                self._pool = ProcessPoolExecutor(
-                    max_workers=1, mp_context=multiprocessing.get_context("forkserver"),
-                    initializer=limit_memory, initargs=(self.memory_mb,))
+                self._pool = worker_pool(initializer=limit_memory, initargs=(self.memory_mb,))
             except Exception as exc:
                 raise WorkerUnavailable(str(exc)) from exc
         self.searches += 1

@@ -22,11 +22,11 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import multiprocessing
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, Final
 
+from ..ops.workers import worker_pool
 from ..race.fairplay_score import FLAG_AT, score
 from ..race.fairplay_signals import game_signals
 from ..store.fairplay import FairPlayStore
@@ -94,8 +94,7 @@ class FairPlay:
         loop = asyncio.get_running_loop()
         if self._pool is None:
             # forked from a small clean process, not from this one (its sockets, its loop)
-            self._pool = ProcessPoolExecutor(max_workers=1,
-                                             mp_context=multiprocessing.get_context("forkserver"))
+            self._pool = worker_pool()
         try:
             # submitted from a thread: the first submit starts the fork server and waits for it
             job = await loop.run_in_executor(None, self._pool.submit, analyse, variant, deal, moves)

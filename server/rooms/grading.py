@@ -17,11 +17,11 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import multiprocessing
 import os
 from concurrent.futures import ProcessPoolExecutor
 from typing import Final
 
+from ..ops.workers import worker_pool
 from ..race.rules import room_message
 from ..store.rooms import STORE_AWAY, RoomStore
 from ..wire.errors import StoreUnavailable
@@ -64,8 +64,7 @@ class DealGrader:
         if self._pool is None:
             # forked from a small clean process, not from this one: a child of the server
             # holds its sockets, and would keep its players' connections open after a kill
-            self._pool = ProcessPoolExecutor(max_workers=1, initializer=_lowest_priority,
-                                             mp_context=multiprocessing.get_context("forkserver"))
+            self._pool = worker_pool(initializer=_lowest_priority)
         loop = asyncio.get_running_loop()
         try:
             # submitted from a thread: the first submit starts the fork server and waits for it

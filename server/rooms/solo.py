@@ -33,6 +33,7 @@ from ..game import engine
 from ..game.deals import BadDealNumber, canonical_deal_text, parse_deal_number
 from ..game.state import State
 from ..game.variants import specs
+from ..ops.workers import worker_pool
 from ..race.daily import DEAL_LOW
 from ..store.boards import daily_key
 from ..wire.protocol import ProtocolError
@@ -96,7 +97,7 @@ def _solve_line(state: State, budget: int) -> tuple[str, list[str]]:
 def _pool_of() -> ProcessPoolExecutor:
     global _pool
     if _pool is None:
-        _pool = ProcessPoolExecutor(max_workers=1)
+        _pool = worker_pool()
     return _pool
 
 

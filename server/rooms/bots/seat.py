@@ -27,6 +27,7 @@ from collections.abc import Awaitable, Callable
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
+from ...ops.workers import worker_pool
 from ...store.botleases import LEASE_MS, BotLeases
 from ...wire.errors import StoreUnavailable
 from ...wire.protocol import PROTOCOL_VERSION, ProtocolError
@@ -53,7 +54,7 @@ def _solver_pool() -> ProcessPoolExecutor:
     # one worker for every bot of the process: a solve is rare (a known stock)
     global _pool
     if _pool is None:
-        _pool = ProcessPoolExecutor(max_workers=1)
+        _pool = worker_pool()
     return _pool
 
 
