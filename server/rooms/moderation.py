@@ -25,6 +25,7 @@ from ..ops.limits import address_key
 from ..race.ratings import Skill
 from ..race.rows import RoomRow
 from ..store.bans import BanStore
+from ..store.fairplay import FLAGGED, evidence_key  # the fair-play signals' keys
 from ..store.renames import RenameStore
 from ..store.reports import MAX_TEXT, PER_HOUR, REASONS, ReportStore
 from ..store.voids import VoidStore
@@ -34,14 +35,9 @@ from .voiding import Voider, from_room, kept_days, noted
 
 log = logging.getLogger("patience.moderation")
 
-FLAGGED: Final = "fairplay:flagged"  # the fair-play signals' suspicion scores, by name
 MAX_REASON: Final = 500  # characters of a moderator's reason
 MAX_MINUTES: Final = 10 * 365 * 24 * 60  # the longest timed ban; longer is for good
 QUEUE_LIMIT: Final = 200  # entries of the queue one answer holds at most
-
-
-def evidence_key(name: str) -> str:
-    return f"fairplay:evidence:{{{name}}}"
 
 
 class ModerationError(ValueError):
