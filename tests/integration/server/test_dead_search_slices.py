@@ -106,10 +106,10 @@ async def test_a_failed_worker_leaves_the_search_to_the_loop(make_server: Server
     app.service.search_offload_s = 0.0
     worker = app.service.dead_worker
 
-    def no_process(max_workers: int) -> None:
+    def no_process(*args: object, **kwargs: object) -> None:
         raise OSError("cannot start a process")
 
-    monkeypatch.setattr("server.rooms.deadwork.ProcessPoolExecutor", no_process)
+    monkeypatch.setattr("server.rooms.deadwork.worker_pool", no_process)
     with pytest.raises(WorkerUnavailable):
         await worker.decide(dead_endgame())
     assert await app.status_and_moves(dead_endgame(), slice_s=0.0) == (engine.DEAD, [])
