@@ -142,6 +142,11 @@ async def test_sigkill_of_a_server_its_players_resume_on_another(
 
 
 @pytest.mark.usefixtures("healthy")
+# Run with nothing beside it (make test's last phase): under the other e2e tests' load it
+# has twice seen the store refuse every move for a minute while the slot was half moved,
+# which it never does on an idle machine; the cause is not found yet (docs/operations/
+# deployment.md, "Not done yet")
+@pytest.mark.alone
 async def test_a_resharding_of_the_rooms_slot_mid_race(dep: LocalDeployment, store: RedisCluster) -> None:
     bots, _, code = await seated_race(dep)
     slot = slot_of(keys.meta(code))
