@@ -20,9 +20,8 @@ from typing import Any
 
 from ..rooms.analyses import shared_analysis
 from ..rooms.player import Player
-from ..rooms.replays import public_room
 from ..wire.protocol import ProtocolError, error
-from .common import asked_code, join_failed
+from .common import finished_room
 
 log = logging.getLogger("patience.analysis")
 
@@ -31,17 +30,7 @@ _asking: set[str] = set()  # connections with an analysis in the works (bounded 
 
 async def on_analyse(player: Player, msg: dict[str, Any]) -> None:
     service = player.service
-    if msg.get("code") is not None:
-        code = asked_code(player, msg["code"])
-        room = await service.room(code)
-        if room is None:
-            raise join_failed(player, code)
-    else:
-        current = player.code or (player.spectating.code if player.spectating is not None else None)
-        if current is None:
-            player.need_room()  # refuses: neither seated nor watching, and no code given
-        room = await service.room(current or "")
-    room = await public_room(service, room, "an analysis is available")
+    room = await finished_room(player, msg, "an analysis is available")
     if player.id in _asking:
         raise ProtocolError("analysis_busy", "an analysis is already being worked out for you")
     games = []

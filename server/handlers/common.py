@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import math
 import re
+from typing import Any
 
 from ..game.variants import UnknownVariant, get_rules
+from ..race.rows import RoomRow
 from ..rooms.player import Player
+from ..rooms.replays import public_room
 from ..wire.protocol import ProtocolError
 
 ROOM_CODE = re.compile(r"[A-Za-z0-9]{1,16}", re.ASCII)
@@ -107,3 +110,21 @@ async def check_not_reserved(player: Player, name: str) -> None:
     if ban is not None and ban.get("kind") == "renamed":
         raise ProtocolError("renamed", f"a moderator renamed {name!r} to {ban.get('to')!r}: "
                             f"sign in as {ban.get('to')!r} with the same key ({ban.get('reason', '')})")
+
+
+async def finished_room(player: Player, msg: dict[str, Any], what: str) -> RoomRow:
+    """The room a replay or an analysis asks of: the code typed (with the same wait
+    after unknown codes as join and watch), else the room the player sits or watches
+    in; refused unless its game may be shown (``what`` names it in the refusal)."""
+    service = player.service
+    if msg.get("code") is not None:
+        code = asked_code(player, msg["code"])
+        room = await service.room(code)
+        if room is None:
+            raise join_failed(player, code)
+    else:
+        current = player.code or (player.spectating.code if player.spectating is not None else None)
+        if current is None:
+            player.need_room()  # refuses: neither seated nor watching, and no code given
+        room = await service.room(current or "")
+    return await public_room(service, room, what)

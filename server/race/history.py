@@ -13,6 +13,7 @@ the steps between times, one move a line) and the whole entry is compressed.
 from __future__ import annotations
 
 import zlib
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -84,7 +85,9 @@ def mode_of(room: RoomRow, ghost: str | None) -> str:
     return "arena" if room.arena else "race"
 
 
-def _log_text(log: Log) -> str:
+def log_text(log: Sequence[tuple[int, str]]) -> str:
+    """A move log as text: each entry's ms since the one before, its move (a finished
+    room's packed record keeps its logs the same way: server/store/compact.py)."""
     lines, last = [], 0
     for ms, text in log:
         lines.append(f"{ms - last} {text}")
@@ -92,7 +95,8 @@ def _log_text(log: Log) -> str:
     return "\n".join(lines)
 
 
-def _log_rows(text: str) -> Log:
+def log_rows(text: str) -> Log:
+    """The entries of :func:`log_text`'s text, with their times again."""
     rows, at = [], 0
     for line in text.split("\n") if text else ():
         step, _, move = line.partition(" ")
@@ -105,7 +109,7 @@ def pack_entry(entry: GameEntry) -> bytes:
     body = [entry.code, entry.at, entry.variant, entry.deal, entry.mode, entry.private, entry.daily,
             entry.arena, entry.n, entry.name, list(entry.field), entry.place, entry.won, entry.status,
             entry.fc, entry.total, entry.time_ms, entry.moves, entry.ranked,
-            list(entry.rating) if entry.rating else None, _log_text(entry.log)]
+            list(entry.rating) if entry.rating else None, log_text(entry.log)]
     return FORMAT + zlib.compress(msgpack.packb(body, use_bin_type=True), 9)
 
 
@@ -118,7 +122,7 @@ def unpack_entry(packed: bytes) -> GameEntry:
         return GameEntry(str(b[0]), int(b[1]), str(b[2]), str(b[3]), str(b[4]), bool(b[5]), b[6], b[7],
                          int(b[8]), str(b[9]), tuple(str(x) for x in b[10]), int(b[11]), bool(b[12]),
                          str(b[13]), int(b[14]), int(b[15]), b[16], int(b[17]), bool(b[18]),
-                         (float(b[19][0]), float(b[19][1])) if b[19] else None, _log_rows(str(b[20])))
+                         (float(b[19][0]), float(b[19][1])) if b[19] else None, log_rows(str(b[20])))
     except (zlib.error, ValueError, TypeError, IndexError, KeyError) as exc:
         raise ValueError(f"a packed game entry that does not unpack: {exc}") from None
 

@@ -17,32 +17,17 @@ import zlib
 
 import msgpack
 
+from ..race.history import log_rows, log_text
+
 FORMAT = b"\x01"  # the first byte says how the rest is packed: this module's one way
 
 Log = list[tuple[int, str]]
 
 
-def _log_text(rows: Log) -> str:
-    lines, last = [], 0
-    for ms, text in rows:
-        lines.append(f"{ms - last} {text}")
-        last = ms
-    return "\n".join(lines)
-
-
-def _log_rows(text: str) -> Log:
-    rows, at = [], 0
-    for line in text.split("\n") if text else ():
-        step, _, move = line.partition(" ")
-        at += int(step)
-        rows.append((at, move))
-    return rows
-
-
 def pack_record(results: bytes, logs: list[Log]) -> bytes:
     """The results message's bytes and each player's log (ms into the race, move
     text; player 1 first), packed."""
-    body = msgpack.packb([results, [_log_text(rows) for rows in logs]], use_bin_type=True)
+    body = msgpack.packb([results, [log_text(rows) for rows in logs]], use_bin_type=True)
     return FORMAT + zlib.compress(body, 9)
 
 
@@ -57,4 +42,4 @@ def unpack_record(packed: bytes) -> tuple[bytes, list[Log]]:
     if not isinstance(results, bytes) or not isinstance(logs, list) \
             or not all(isinstance(text, str) for text in logs):
         raise ValueError("a packed race record of the wrong shape")
-    return results, [_log_rows(text) for text in logs]
+    return results, [list(log_rows(text)) for text in logs]
