@@ -133,3 +133,17 @@ def notices(state: RaceState, ui: UI, out: Out) -> None:
     if ui.note:
         out.text(" " + ui.note, "class:hint")
     draw_prompt(ui, out)
+
+
+def step_line(r: dict[str, Any], view: dict[str, Any], index: int, dot: str) -> str:
+    """What a replay's step adds to its heading: the move that led here and when, and
+    how the game stands if it is over (the room's replay and a kept game's alike)."""
+    out = ""
+    move, ms = r.get("move"), num(r.get("ms"))
+    if isinstance(move, str) and index:
+        out += f"{dot}{clean(move, 32)}" + (f" at {ms // 60000:02d}:{ms // 1000 % 60:02d}"
+                                            if ms is not None else "")
+    status = view.get("status")
+    if status and status != "in_progress":
+        out += f"{dot}{clean(status, 16)}"
+    return out

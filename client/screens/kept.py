@@ -17,7 +17,7 @@ from ..state import RaceState
 from ..text import Out, clean, keys_line
 from ..ui import UI, Command
 from .base import At, Keys
-from .chrome import num
+from .chrome import num, step_line
 
 __all__ = ["draw", "press"]
 
@@ -70,13 +70,7 @@ def draw(state: RaceState, ui: UI, out: Out, now: int) -> None:
         index, total = num(r.get("index")) or 0, num(r.get("total"))
         head = " " + ("the deal" if index == 0 else f"after move {index}") + \
             (f" of {total}" if total is not None else "")
-        move, ms = r.get("move"), num(r.get("ms"))
-        if isinstance(move, str) and index:
-            head += f"{dot}{clean(move, 32)}" + (f" at {ms // 60000:02d}:{ms // 1000 % 60:02d}"
-                                                 if ms is not None else "")
-        status = view.get("status")
-        if status and status != "in_progress":
-            head += f"{dot}{clean(status, 16)}"
+        head += step_line(r, view, index, dot)
         out.text(head, "class:info")
         out.text()
         room = None if out.height is None else out.height - 9

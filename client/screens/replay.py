@@ -28,6 +28,7 @@ from ..state import RaceState, players_of
 from ..text import Out, clean, keys_line, player_name
 from ..ui import UI, Command
 from .base import At, Keys
+from .chrome import step_line
 
 __all__ = ["END", "answer", "diverged", "draw", "open_replay", "press", "racers"]
 
@@ -140,13 +141,7 @@ def draw(state: RaceState, ui: UI, out: Out, now: int) -> None:
     else:
         where = "the deal" if index == 0 else f"after move {index}"
         head = f" {_name(state, n)}{dot}{where}" + (f" of {total}" if total is not None else "")
-        move, ms = r.get("move"), _int(r.get("ms"))
-        if isinstance(move, str) and index:
-            head += f"{dot}{clean(move, 32)}" + (f" at {ms // 60000:02d}:{ms // 1000 % 60:02d}"
-                                                 if ms is not None else "")
-        status = view.get("status")
-        if status and status != "in_progress":
-            head += f"{dot}{clean(status, 16)}"
+        head += step_line(r, view, index, dot)
         out.text(head, "class:info")
         out.text()
         room = None if out.height is None else out.height - 11
