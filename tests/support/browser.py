@@ -93,6 +93,16 @@ def wait(browser: Any, check: Callable[[], T | None], timeout: float = 10.0, wha
                          f"last error {last_error!r}, screen:\n{main}")
 
 
+# the page's websockets, kept for Page.deliver (a subclass: the page sees a WebSocket as ever)
+KEEP_SOCKETS = """(() => {
+  const Native = window.WebSocket;
+  window.__sockets = [];
+  window.WebSocket = class extends Native {
+    constructor(...args) { super(...args); window.__sockets.push(this); }
+  };
+})();"""
+
+
 @dataclass
 class Frames:
     """Every websocket frame a page received, decoded (from Chromium's performance log)."""
@@ -201,6 +211,22 @@ class Page:
 
     def js(self, script: str, *args: Any) -> Any:
         return self.browser.execute_script(script, *args)
+
+    def keep_sockets(self) -> None:
+        """From the next page load on, keep the page's websockets where :meth:`deliver`
+        finds them (each one the page opens, in ``window.__sockets``)."""
+        if not getattr(self.browser, "sockets_kept", False):
+            self.browser.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": KEEP_SOCKETS})
+            self.browser.sockets_kept = True
+
+    def deliver(self, message: dict[str, Any]) -> None:
+        """Hand the page ``message`` as if its server had sent it on the page's last
+        websocket just now (between two key presses, after a leave, ...): the page
+        has handled it, and drawn its screen again, when this returns."""
+        frame = list(msgpack.packb(message))
+        self.js("const ws = window.__sockets.at(-1);"
+                "ws.onmessage(new MessageEvent('message', { data: new Uint8Array(arguments[0]).buffer }));",
+                frame)
 
     def status(self) -> str:
         return str(self.js("return document.getElementById('status').textContent"))

@@ -15,6 +15,7 @@ export class State {
   identified: string | null = null;
   clockOffset = 0; // server clock minus this page's clock
   code: string | null = null;
+  leftCode: string | null = null; // the room last left: its late messages must not bring it back
   me: number | null = null;
   room: Dict | null = null;
   view: Dict | null = null;
@@ -57,6 +58,7 @@ export class State {
   }
 
   leaveRoom(): void {
+    if (this.code !== null) this.leftCode = this.code;
     this.code = null;
     this.me = null;
     this.room = null;
@@ -131,7 +133,10 @@ const REDUCERS: Record<string, Reducer> = {
   },
   room(s, m) {
     const code = str(m.code);
-    if (code !== null && s.code !== null && s.code !== code) return; // a room we left
+    if (code !== null && s.code !== null && s.code !== code) return; // a room we left for another
+    // ... or for the lobby: the room's last update (a seat going offline as the race
+    // ends) can come after the leave, and must not put the page back in that room
+    if (s.code === null && code !== null && code === s.leftCode) return;
     const before = s.room;
     s.room = { ...m };
     if (s.code === null && code !== null) s.code = code;

@@ -43,7 +43,21 @@ def keyboard_move(page: Page) -> None:
         page.key(key_of(src), key_of(dst))
     else:
         page.key(" ")
-    wait(page.browser, lambda: page.v() == v + 1, 5, f"a keyboard move among {legal}")
+    try:
+        wait(page.browser, lambda: page.v() == v + 1, 5, f"a keyboard move among {legal}")
+    except AssertionError as exc:  # say what the page had when it did not move: one failure is all CI gives
+        raise AssertionError(f"{exc}\n{what_the_page_had(page)}") from None
+
+
+def what_the_page_had(page: Page) -> str:
+    """The focused element, the picked pile and the last frames each way, for a failure's message."""
+    focus = page.js("const a = document.activeElement; return `${a?.tagName}#${a?.id ?? ''}`")
+    picked = page.js("return document.querySelector('.pile.picked')?.dataset.pile ?? null")
+    page.frames.collect()
+    short = [{k: m[k] for k in ("t", "seq", "v", "code", "player", "status") if k in m}
+             for m in page.frames.received[-10:]]
+    sent = [{k: m[k] for k in ("t", "seq", "move", "v") if k in m} for m in page.frames.sent[-5:]]
+    return f"focus {focus}, picked {picked}, last received {short}, last sent {sent}"
 
 
 # The fields of the messages whose order the terminal client fixes, in its order

@@ -31,3 +31,12 @@ def test_every_worker_pool_of_the_server_is_made_there() -> None:
     makers = [str(p.relative_to(SERVER)) for p in SERVER.rglob("*.py")
               if "ProcessPoolExecutor(" in p.read_text(encoding="utf-8")]
     assert makers == ["ops/workers.py"]
+
+
+def test_the_pools_own_initializer_still_runs_in_each_worker() -> None:
+    """worker_pool wraps the initializer it is given (to watch the server first): the given one still runs."""
+    pool = worker_pool(initializer=os.nice, initargs=(1,))
+    try:
+        assert pool.submit(os.nice, 0).result(timeout=60) == min(19, os.nice(0) + 1)
+    finally:
+        pool.shutdown()
