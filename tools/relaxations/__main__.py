@@ -72,9 +72,9 @@ class Inside:
         return getattr(self.inner, name)
 
     def dead(self) -> bool:
-        if self.inner.dead():
-            return True
         m = self.model
+        if m.dead():  # the real game's own tests first
+            return True
         if m.last != _NO_LAST or len(m.stock) > self.args.stock_at_most:
             return False
         game = relaxed(self.args.game, m, self.memo, self.capacity)

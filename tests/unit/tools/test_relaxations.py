@@ -89,10 +89,12 @@ def test_the_command_runs_each_game(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["root", "--game", "skeleton", "--deals", "2", "--budget", "2000"]) == 0
     assert main(["root", "--game", "quotient", "--deals", "2", "--budget", "2000"]) == 0
     assert main(["inside", "--game", "free", "--deals", "2", "--budget", "2000"]) == 0
+    assert main(["inside", "--deals", "2", "--budget", "2000", "--quotient"]) == 0
     assert main(["profile", "--deal", "2", "--budget", "2000"]) == 0
     out = capsys.readouterr().out.splitlines()
     assert out[0].startswith("2 skeleton won") and out[1].startswith("2 quotient won")
-    assert out[2].startswith("2 free won") and out[3].startswith("2 won")
+    assert out[2].startswith("2 free won") and out[3].startswith("2 skeleton won")
+    assert out[4].startswith("2 won")
 
 
 def test_other_variants_are_refused() -> None:
