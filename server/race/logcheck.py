@@ -118,6 +118,7 @@ class LogCheck:
     races: dict[str, dict[str, Any]] = field(default_factory=dict)  # race -> its entry
     voided: dict[str, set[str]] = field(default_factory=dict)  # race -> the names voided
     carried: set[str] = field(default_factory=set)  # names whose rating began before the log
+    before_log: set[str] = field(default_factory=set)  # voided races rated before the log began
     counts: dict[str, int] = field(default_factory=lambda: {"result": 0, "void": 0, "rename": 0})
 
     def feed(self, text: str | bytes) -> Line:
@@ -254,9 +255,12 @@ class LogCheck:
     def _void(self, e: dict[str, Any]) -> None:
         seq, race = int(e["seq"]), e["race"]
         was = self.races.get(race)
-        if was is None:
-            raise Fault(seq, f"race {race} is not in the log before this void")
         names = {str(n).casefold() for n in e["names"]}
+        if was is None:
+            self._void_before(seq, race, names, e)
+            return
+        if e.get("variant", was["variant"]) != was["variant"]:
+            raise Fault(seq, f"the void says race {race} was {e['variant']}, the log says {was['variant']}")
         if not names or not names <= set(was["names"]):
             raise Fault(seq, f"the void names someone who did not race in {race}")
         if names & self.voided.get(race, set()):
@@ -280,6 +284,29 @@ class LogCheck:
                             f"{mine.to_store() if mine else None!r}, the entry says {before!r}")
             self._set(name, was["variant"], Skill.from_store(after), e["boards"],
                       name in was.get("bots", ()))
+
+    def _void_before(self, seq: int, race: str, names: set[str], e: dict[str, Any]) -> None:
+        """A void of a race the log does not hold: one rated before the log began. What
+        the race gave cannot be recomputed, so the void's ratings are taken as given, as
+        a name's first rating is; each must still follow from the log where the log has
+        rated that name in that variant, and the race is listed apart."""
+        variant = e.get("variant")
+        if not isinstance(variant, str):
+            raise Fault(seq, f"race {race} is not in the log before this void, which names no variant")
+        if not names or names & self.voided.get(race, set()):
+            raise Fault(seq, f"this void of {race}, a race before the log, names nobody new")
+        self.voided.setdefault(race, set()).update(names)
+        self.before_log.add(race)
+        for name, (before, after) in e["ratings"].items():
+            if name.casefold() not in names:
+                raise Fault(seq, f"the void rates {name}, whom it does not void")
+            mine = self.ratings.get(name.casefold(), {}).get(variant)
+            if mine is None:
+                self.carried.add(name.casefold())
+            elif mine.to_store() != before:
+                raise Fault(seq, f"{name}'s rating before the void is {mine.to_store()!r}, "
+                            f"the entry says {before!r}")
+            self._set(name, variant, Skill.from_store(after), e["boards"], False)
 
     def _rename(self, e: dict[str, Any]) -> None:
         seq, old, new = int(e["seq"]), str(e["old"]), str(e["new"])
@@ -311,7 +338,8 @@ class LogCheck:
     # -- what it all adds up to ----------------------------------------------------------------
     def summary(self) -> dict[str, Any]:
         return {"entries": self.link.seq, "head": self.link.hash, **self.counts,
-                "names": len(self.shown), "carried": sorted(self.carried)}
+                "names": len(self.shown), "carried": sorted(self.carried),
+                "voided_before_the_log": sorted(self.before_log)}
 
     def boards(self) -> dict[str, Any]:
         """Every board as recomputed: ratings (ordinal, best first), daily boards

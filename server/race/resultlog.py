@@ -137,11 +137,17 @@ def result_fields(race: str, variant: str, daily: str | None, ratings: dict[str,
 
 def void_fields(race: str, names: list[str], reason: str,
                 ratings: dict[str, tuple[str, str]] | None = None,
-                boards: tuple[str, ...] = ()) -> dict[str, Any]:
+                boards: tuple[str, ...] = (), variant: str | None = None) -> dict[str, Any]:
     """A void's claims: the race, whose results of these names no longer count,
-    why, and the ratings moderation wrote in their place (name -> before, after)."""
-    return {"race": race, "names": sorted(names), "reason": reason,
-            "ratings": {n: list(v) for n, v in sorted((ratings or {}).items())}, "boards": list(boards)}
+    why, and the ratings moderation wrote in their place (name -> before, after).
+    ``variant`` names the race's variant, which lets a log that does not hold the race
+    (it was rated before the log began) apply the ratings all the same."""
+    fields = {"race": race, "names": sorted(names), "reason": reason,
+              "ratings": {n: list(v) for n, v in sorted((ratings or {}).items())},
+              "boards": list(boards)}
+    if variant is not None:
+        fields["variant"] = variant
+    return fields
 
 
 def rename_fields(old: str, new: str) -> dict[str, Any]:

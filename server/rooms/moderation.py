@@ -257,7 +257,7 @@ class Moderation:
             done = await self.voider.race(code, race, self.clock(), None, skills)
             if voided_names(done):  # a void again changes nothing: no line either
                 await results.void_within(token, code, voided_names(done), reason, skills,
-                                          self.competition.ladder.written())
+                                          self.competition.ladder.written(), race["variant"])
         await self._audit("void", code, reason, by, {"players": done})
         await self._tell(Event("void", reason, by, race=code, names=tuple(race["names"]),
                                detail={"players": done, "variant": race["variant"], "skills": skills}))
@@ -285,7 +285,8 @@ class Moderation:
             for code, players in done["races"].items():
                 if voided_names(players):
                     await results.void_within(token, code, voided_names(players), reason,
-                                              skills.get(code, {}), self.competition.ladder.written())
+                                              skills.get(code, {}), self.competition.ladder.written(),
+                                              done["variants"][code])
         await self._audit("cheater", key, reason, by, {"voided": sorted(done["races"])})
         for code, players in done["races"].items():
             await self._tell(Event("void", reason, by, race=code, names=tuple(players),

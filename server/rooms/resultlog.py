@@ -121,12 +121,12 @@ class ResultLog:
 
     async def void_within(self, token: str | None, race: str, names: list[str], reason: str,
                           ratings: dict[str, tuple[Skill, Skill]] | None = None,
-                          seasons: tuple[str, ...] = ()) -> Line | None:
+                          seasons: tuple[str, ...] = (), variant: str | None = None) -> Line | None:
         """:meth:`void` in a turn the caller holds: moderation writes the ratings and
         logs them in one turn, so no rated race comes between the two."""
         written = {n: (a.to_store(), b.to_store()) for n, (a, b) in (ratings or {}).items()}
         return await self._append(token, "void", void_fields(race, names, reason[:REASON_MAX],
-                                                             written, seasons), None)
+                                                             written, seasons, variant), None)
 
     async def rename(self, old: str, new: str) -> Line | None:
         """Log that the name ``old`` is ``new`` from now on."""

@@ -83,8 +83,10 @@ class Voider:
         so each is its last change when voided: exact for the cheater), refund
         its opponents, and take the name off every board."""
         voided: dict[str, Any] = {}
+        of: dict[str, str] = {}  # race -> its variant
         for variant in variants:
             for code in await self.voids.rated_races(name, variant):
+                of[code] = variant
                 race = await lookup(code)
                 if race is None:  # the opponents are no longer known: the cheater's own change
                     race = {"variant": variant, "names": [name], "daily": None, "won": None}
@@ -92,4 +94,4 @@ class Voider:
                                                None if skills is None else skills.setdefault(code, {}))
         await self.voids.take_off_boards(name, all_variants, self.ladder.written())
         days = await self.voids.take_off_daily(kept_days(today), all_variants, name)
-        return {"races": voided, "daily_entries": days}
+        return {"races": voided, "daily_entries": days, "variants": of}

@@ -27,7 +27,7 @@ from server.race.resultlog import canonical
 from server.race.rows import PlayerRow, RoomRow
 from server.race.rules import ranking
 from server.store import keys
-from server.store.resultlog import day_key
+from server.store.resultlog import DAYS, HEAD, day_key
 from tests.support.bot import Bot
 from tests.support.servers import close_all, play_out, results_of, txt
 
@@ -211,6 +211,26 @@ async def test_a_past_day_publishes_the_logs_head_beside_its_reveal(server: Race
     today = competition.today()
     assert await competition.results_log.head_at(today) == {"seq": 1, "hash": index["head"]["hash"]}
     assert await competition.results_log.head_at("2000-01-01") is None
+
+
+async def test_a_void_of_a_race_rated_before_the_log_began_verifies(
+        server: RaceServer, redis: Redis, clock: Clock) -> None:
+    """An upgraded server's log starts after races it has rated. Voiding one of them
+    logs the variant with the ratings written, and the log alone still gives them."""
+    first = await rated_race(server, ["ann", "bob"], [12, 2])
+    date = server.service.competition.today()
+    await redis.delete(HEAD, DAYS, day_key(date))  # as if the log began after that race
+    await server.service.moderation.void(first, "played a solver's line", "op")
+    clock.next_day()
+    lines = await lines_of(server)
+    (entry,) = [json.loads(t)["entry"] for t in lines]
+    assert entry["kind"] == "void" and entry["variant"] == VARIANT
+    log, fault = check(iter(lines))
+    assert fault is None, fault
+    assert log is not None and log.summary()["voided_before_the_log"] == [first]
+    ratings = server.service.boards.ratings
+    for name in ("ann", "bob"):
+        assert log.ratings[name][VARIANT] == (await ratings.skills(name))[VARIANT]
 
 
 async def test_moderations_voids_and_renames_enter_the_log_and_it_replays_to_the_store(

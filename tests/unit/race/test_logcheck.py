@@ -232,6 +232,40 @@ def test_a_void_that_does_not_hold_is_found(honest: Server) -> None:
     assert "rating before the void" in fault_of(texts(honest)).reason
 
 
+def test_a_void_of_a_race_rated_before_the_log_is_taken_as_given(honest: Server) -> None:
+    """A race rated before the log began is not in it: its void names the variant, and
+    its ratings stand as given where the log has not rated the name, and must follow
+    the log where it has."""
+    eve = Skill(31.0, 6.0, 4, "OLD1")
+    ann = honest.skills["ann"]
+    refunded = Skill(ann.mu + 1, ann.sigma, ann.races, "OLD1")
+    honest.add("void", void_fields("OLD1", ["eve", "ann"], "assisted",
+                                   {"eve": (NEW.to_store(), eve.to_store()),
+                                    "ann": (ann.to_store(), refunded.to_store())},
+                                   ("alltime",), VARIANT))
+    log = checked(texts(honest))
+    assert log.ratings["eve"][VARIANT] == eve and log.ratings["ann"][VARIANT] == refunded
+    assert log.summary()["voided_before_the_log"] == ["OLD1"]
+    assert "eve" in log.summary()["carried"] and "ann" not in log.summary()["carried"]
+    assert "eve" in dict(log.boards()["rating"][f"{VARIANT} alltime"])
+    # the same names again, or a before the log does not give, do not hold
+    honest.add("void", void_fields("OLD1", ["eve"], "again", {}, (), VARIANT))
+    assert "names nobody new" in fault_of(texts(honest)).reason
+    honest.lines.pop()
+    honest.lines.pop()
+    wrong = Skill(ann.mu - 3, ann.sigma, ann.races, "OLD1").to_store()
+    honest.add("void", void_fields("OLD2", ["ann"], "stale", {"ann": (wrong, wrong)}, (), VARIANT))
+    assert "rating before the void" in fault_of(texts(honest)).reason
+
+
+def test_a_void_naming_another_variant_than_the_logged_race_is_found(honest: Server) -> None:
+    honest.add("void", void_fields("BBBB", ["bob"], "assisted", {}, (), "corners"))
+    assert "the log says four-seasons" in fault_of(texts(honest)).reason
+    honest.lines.pop()
+    honest.add("void", void_fields("BBBB", ["bob"], "assisted", {}, (), VARIANT))
+    assert checked(texts(honest)).summary()["voided_before_the_log"] == []
+
+
 def test_a_rename_never_merges_two_names(honest: Server) -> None:
     honest.add("rename", rename_fields("ann", "BOB"))
     assert "rename never merges" in fault_of(texts(honest)).reason
