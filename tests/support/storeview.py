@@ -11,7 +11,10 @@ of the comparison:
   arena runner's, a bot seat's (``room:{CODE}:bot:N``, server/store/botleases.py);
 * an arena's presence marks (``…:seen``), renewed on every tick;
 * who is online (``presence:…``), written at a sign-in and rewritten by a timer
-  (server/rooms/presence.py).
+  (server/rooms/presence.py);
+* a finished room's post-game analysis (``analysis:{CODE}``), written when the worker
+  finishes a job an earlier message queued, whatever message the server is answering
+  then (server/rooms/analyses.py).
 """
 
 from __future__ import annotations
@@ -28,7 +31,8 @@ _BOT_LEASE = re.compile(r"room:\{\w+\}:bot:\d+")
 
 def on_their_clock(key: str) -> bool:
     """Whether a server writes ``key`` on its own clock (see the module's list)."""
-    return (key.startswith(("season:", "seasons:", "presence:")) or key.endswith((":lease", ":seen"))
+    return (key.startswith(("season:", "seasons:", "presence:", "analysis:"))
+            or key.endswith((":lease", ":seen"))
             or _BOT_LEASE.fullmatch(key) is not None)
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from server.rooms.analyses import analysis_key
 from server.store import keys
 from server.store.botleases import lease_key
 from tests.support.storeview import on_their_clock
@@ -13,7 +14,7 @@ from tests.support.storeview import on_their_clock
 
 @pytest.mark.parametrize("key", [
     "season:{s2026-11-01}:final", "seasons:index", "mm:four-seasons:lease",
-    lease_key("ABC123", 2), "arena:{x}:seen", "arena:{x}:lease",
+    lease_key("ABC123", 2), "arena:{x}:seen", "arena:{x}:lease", analysis_key("ABC123"),
 ])
 def test_keys_written_on_a_clock_are_left_out(key: str) -> None:
     assert on_their_clock(key)
