@@ -44,10 +44,11 @@ def kind_of(path: Path) -> str | None:
     return parts[0] if len(parts) > 1 and parts[0] in KINDS else None
 
 
-# e2e folders whose tests run one after another on one worker when the e2e tests run
-# side by side (make test): the local cluster's nodes take ports found free a moment
-# before, and the bench's processes measure what they do
-SERIAL_E2E = ("cluster", "bench")
+# e2e tests that run one after another on one worker when the e2e tests run side by
+# side (make test), a group each: whatever starts a local cluster (its nodes take ports
+# found free a moment before, so two clusters never start at once), and the bench's
+# processes (they measure what they do). The two groups run beside each other.
+SERIAL_E2E = {"cluster": "cluster", "bench/test_bench_cluster.py": "cluster", "bench": "bench"}
 # e2e files marked ``alone``: they time a server process (latency under an attack,
 # growth at full speed), so make test runs them after the others, with nothing beside
 ALONE_E2E = ("server/test_isolation.py", "server/test_growth.py")
@@ -62,8 +63,10 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         else:
             item.add_marker(getattr(pytest.mark, kind))
             where = item.path.resolve().relative_to(TESTS).parts[1:]
-            if kind == "e2e" and where[0] in SERIAL_E2E:
-                item.add_marker(pytest.mark.xdist_group("serial"))
+            if kind == "e2e":
+                group = SERIAL_E2E.get("/".join(where), SERIAL_E2E.get(where[0]))
+                if group is not None:
+                    item.add_marker(pytest.mark.xdist_group(group))
             if kind == "e2e" and "/".join(where) in ALONE_E2E:
                 item.add_marker(pytest.mark.alone)
     if astray:

@@ -35,9 +35,11 @@ def test_the_folder_marks_the_kind() -> None:
     assert marked("e2e/client/test_pty.py") == [("e2e", ())]
 
 
-def test_cluster_and_bench_tests_share_one_worker_and_timing_tests_run_alone() -> None:
-    assert ("xdist_group", ("serial",)) in marked("e2e/cluster/test_cluster_faults.py")
-    assert ("xdist_group", ("serial",)) in marked("e2e/bench/test_bench_process.py")
+def test_cluster_and_bench_tests_run_one_after_another_and_timing_tests_run_alone() -> None:
+    # every test that starts a local cluster on one worker, the bench's on another
+    assert ("xdist_group", ("cluster",)) in marked("e2e/cluster/test_cluster_faults.py")
+    assert ("xdist_group", ("cluster",)) in marked("e2e/bench/test_bench_cluster.py")
+    assert ("xdist_group", ("bench",)) in marked("e2e/bench/test_bench_process.py")
     assert ("alone", ()) in marked("e2e/server/test_isolation.py")
     assert ("alone", ()) in marked("e2e/server/test_growth.py")
     assert marked("e2e/web/test_page.py") == [("e2e", ())]

@@ -27,10 +27,15 @@ INCR = "return redis.call('INCR', KEYS[1])"
 @pytest.fixture
 def pair() -> Iterator[tuple[EmbeddedRedis, EmbeddedRedis]]:
     with tempfile.TemporaryDirectory(prefix="prr-dur-") as tmp:
-        primary = EmbeddedRedis(Path(tmp) / "primary", port=free_port())
+        # a primary waits 5 s by default for more replicas before a diskless full sync
+        primary = EmbeddedRedis(Path(tmp) / "primary", port=free_port(),
+                                extra_config={"repl-diskless-sync-delay": "0"})
         with primary:
+            # no AOF on the replica: after its sync it would be writing its first one, and
+            # refuse the shutdown at the test's end (a SIGKILL 10 s later)
             replica = EmbeddedRedis(Path(tmp) / "replica", port=free_port(),
-                                    extra_config={"replicaof": f"127.0.0.1 {primary.port}"})
+                                    extra_config={"replicaof": f"127.0.0.1 {primary.port}",
+                                                  "appendonly": "no"})
             with replica:
                 c = redis.Redis.from_url(replica.url, decode_responses=True)
                 deadline = time.monotonic() + 20
