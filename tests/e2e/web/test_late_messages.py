@@ -8,19 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.e2e.web.test_play import key_of
+from tests.e2e.web.test_play import key_of, quick_race_with_the_bot
 from tests.support.browser import Page, wait
-
-
-def quick_race_with_the_bot(page: Page) -> None:
-    page.key("1")
-    page.wait_text("pick a variant")
-    names = page.js("return [...document.querySelectorAll('[data-variant]')].map(b => b.dataset.variant)")
-    page.key(str(names.index("four-seasons") + 1))
-    page.in_room()
-    page.js("document.activeElement.blur()")
-    page.key("r")
-    page.in_race(20)  # the server's bot takes the other seat after a second
 
 
 def last_room(page: Page) -> dict[str, Any]:
