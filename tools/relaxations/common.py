@@ -45,6 +45,34 @@ class Capacity:
         return hit
 
 
+class RelaxedContent:
+    """What the relaxations' positions share: the exact waste, stock and foundations,
+    the content part of a key, and the loss tests (lost before, or short of capacity)."""
+
+    removed: int
+    waste: list[int]
+    stock: list[int]
+    fc: list[int]
+    memo: LostKeys
+    capacity: Capacity
+
+    def content(self) -> int:
+        return self.removed | len(self.stock) << 52 | fc_bits(self.fc) << 58
+
+    def key(self) -> Hashable:
+        raise NotImplementedError
+
+    def won(self) -> bool:
+        return sum(self.fc) == 52
+
+    def progress(self) -> int:
+        return sum(self.fc)
+
+    def dead(self) -> bool:
+        return (self.key() in self.memo.lost
+                or self.capacity.lost(self.removed, self.waste, self.stock, self.fc))
+
+
 class LostKeys:
     """Keys proved lost by earlier searches of one game, and the keys of the current one.
 

@@ -16,7 +16,7 @@ from server.game.moves import DRAW as DRAW_MOVE
 from server.game.moves import Move
 from server.game.solver.cross import CrossModel
 
-from .common import Capacity, LostKeys, check_modelled, fc_bits
+from .common import Capacity, LostKeys, RelaxedContent, check_modelled
 
 WF, TF, WT, DRAW = 0, 1, 2, 3
 FreeMove = tuple[int, int]  # (kind, card or -1)
@@ -34,7 +34,7 @@ def runs_needed(count: list[int], wrap: bool) -> int:
     return rise
 
 
-class FreeTableauGame:
+class FreeTableauGame(RelaxedContent):
     """A position of the relaxation, played and undone in place (the search's Model)."""
 
     def __init__(self, model: CrossModel, memo: LostKeys | None = None,
@@ -55,17 +55,7 @@ class FreeTableauGame:
         self.capacity = capacity or Capacity(model)
 
     def key(self) -> Hashable:
-        return self.memo.note(self.removed | len(self.stock) << 52 | fc_bits(self.fc) << 58)
-
-    def won(self) -> bool:
-        return sum(self.fc) == 52
-
-    def progress(self) -> int:
-        return sum(self.fc)
-
-    def dead(self) -> bool:
-        return (self.key() in self.memo.lost
-                or self.capacity.lost(self.removed, self.waste, self.stock, self.fc))
+        return self.memo.note(self.content())
 
     def moves(self) -> list[FreeMove]:
         fc, rel = self.fc, self.rel

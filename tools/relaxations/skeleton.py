@@ -25,7 +25,7 @@ from server.game.moves import DRAW as DRAW_MOVE
 from server.game.moves import Move
 from server.game.solver.cross import CrossModel
 
-from .common import Capacity, LostKeys, check_modelled, fc_bits
+from .common import Capacity, LostKeys, RelaxedContent, check_modelled
 
 # a pile: (bottom rank 0..12, length, tracked cards as (depth from the bottom, card), by depth)
 Pile = tuple[int, int, tuple[tuple[int, int], ...]]
@@ -35,7 +35,7 @@ WF, TF, WT, TT, DRAW = 0, 1, 2, 3, 4
 SkeletonMove = tuple[int, int, int, int, int]
 
 
-class SkeletonGame:
+class SkeletonGame(RelaxedContent):
     """A position of the relaxation, played and undone in place (the search's Model)."""
 
     def __init__(self, model: CrossModel, tracked: int = 0, memo: LostKeys | None = None,
@@ -94,18 +94,7 @@ class SkeletonGame:
 
     # -- the search's model protocol ---------------------------------------------------
     def key(self) -> Hashable:
-        head = self.removed | len(self.stock) << 52 | fc_bits(self.fc) << 58
-        return self.memo.note((head, tuple(sorted(self.piles))))
-
-    def won(self) -> bool:
-        return sum(self.fc) == 52
-
-    def progress(self) -> int:
-        return sum(self.fc)
-
-    def dead(self) -> bool:
-        return (self.key() in self.memo.lost
-                or self.capacity.lost(self.removed, self.waste, self.stock, self.fc))
+        return self.memo.note((self.content(), tuple(sorted(self.piles))))
 
     def moves(self) -> list[SkeletonMove]:
         fc, rel, piles = self.fc, self.rel, self.piles
