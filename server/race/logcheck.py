@@ -12,6 +12,7 @@ the last bit (docs/reference/results-log.md).
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from typing import Any, Final
 
@@ -275,15 +276,7 @@ class LogCheck:
                     wins = self.wins.get(f"{was['variant']} {season}", {})
                     if wins.get(who):
                         wins[who] -= 1
-        for name, (before, after) in e["ratings"].items():
-            if name.casefold() not in names:
-                raise Fault(seq, f"the void rates {name}, whom it does not void")
-            mine = self.ratings.get(name.casefold(), {}).get(was["variant"])
-            if mine is None or mine.to_store() != before:
-                raise Fault(seq, f"{name}'s rating before the void is "
-                            f"{mine.to_store() if mine else None!r}, the entry says {before!r}")
-            self._set(name, was["variant"], Skill.from_store(after), e["boards"],
-                      name in was.get("bots", ()))
+        self._void_ratings(seq, names, was["variant"], e, was.get("bots", ()), carry=False)
 
     def _void_before(self, seq: int, race: str, names: set[str], e: dict[str, Any]) -> None:
         """A void of a race the log does not hold: one rated before the log began. What
@@ -297,16 +290,22 @@ class LogCheck:
             raise Fault(seq, f"this void of {race}, a race before the log, names nobody new")
         self.voided.setdefault(race, set()).update(names)
         self.before_log.add(race)
+        self._void_ratings(seq, names, variant, e, (), carry=True)
+
+    def _void_ratings(self, seq: int, names: set[str], variant: str, e: dict[str, Any],
+                      bots: Collection[str], carry: bool) -> None:
+        """The ratings a void wrote: each of a voided name, its before the log's rating so
+        far; with ``carry``, a name the log has not rated in ``variant`` brings its own."""
         for name, (before, after) in e["ratings"].items():
             if name.casefold() not in names:
                 raise Fault(seq, f"the void rates {name}, whom it does not void")
             mine = self.ratings.get(name.casefold(), {}).get(variant)
-            if mine is None:
+            if mine is None and carry:
                 self.carried.add(name.casefold())
-            elif mine.to_store() != before:
-                raise Fault(seq, f"{name}'s rating before the void is {mine.to_store()!r}, "
-                            f"the entry says {before!r}")
-            self._set(name, variant, Skill.from_store(after), e["boards"], False)
+            elif mine is None or mine.to_store() != before:
+                raise Fault(seq, f"{name}'s rating before the void is "
+                            f"{mine.to_store() if mine else None!r}, the entry says {before!r}")
+            self._set(name, variant, Skill.from_store(after), e["boards"], name in bots)
 
     def _rename(self, e: dict[str, Any]) -> None:
         seq, old, new = int(e["seq"]), str(e["old"]), str(e["new"])
